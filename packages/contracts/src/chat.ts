@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { VALIDATION_MESSAGES as V } from './errors';
+import { ChatMessage } from './message';
+import { ChatSource, MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
+
+export const Attachment = z.object({
+  name: z.string().max(512),
+  id: z.string().max(256),
+  size: z.number().int().min(0),
+  mime_type: z.string().max(256).nullable().optional(),
+  width: z.number().int().nullable().optional(),
+  height: z.number().int().nullable().optional(),
+});
+
+export const AskImagePart = z.object({
+  asset_pointer: z.string().max(512),
+  size_bytes: z.number().int().min(0),
+  width: z.number().int().min(0),
+  height: z.number().int().min(0),
+  metadata: z
+    .object({
+      dalle: z
+        .object({ prompt: z.string(), seed: z.number().int(), serialization_title: z.string() })
+        .partial()
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
+/** One question over the `/api/chat` websocket. */
+export const AskRequest = z
+  .object({
+    source: ChatSource,
+    model: z.string().min(1, { message: V.modelRequired }),
+    new_conversation: z.boolean(),
+    /** Only for a new conversation; blank = generate one. */
+    new_title: z.string().max(256).nullable().optional(),
+    conversation_id: z.string().uuid().nullable().optional(),
+    parent: z.string().uuid().nullable().optional(),
+    /** API source: -1 = the whole path from `parent`, N = its last N messages. */
+    api_context_message_count: z.number().int().min(-1).default(-1),
+    /** `:continue` continues a cut answer (web). */
+    text_content: z.string().max(100_000),
+    openai_web_plugin_ids: z
+      .array(z.string().max(128))
+      .max(MAX_PLUGINS_PER_CONVERSATION, { message: V.pluginCountExceeded })
+      .nullable()
+      .optional(),
+    openai_web_attachments: z.array(Attachment).max(20).nullable().optional(),
+    openai_web_multimodal_image_parts: z
+      .array(AskImagePart)
+      .max(MAX_IMAGES_PER_ASK, { message: V.tooManyImages })
+      .nullable()
+      .optional(),
+    /** `delta`: frames carry only what changed, the last one the complete message (our web client). */
+    stream_mode: z.enum(['full', 'delta']).default('full'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.new_conversation && v.conversation_id) {
+      ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'errors.invalidParams' });
+    }
+    if (!v.new_conversation && !v.conversation_id) {
+      ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'errors.missingConversationId' });
+    }
+    if (!v.new_conversation && !v.parent) {
+      ctx.addIssue({ code: 'custom', path: ['parent'], message: 'errors.invalidParams' });
+    }
+    if (!v.new_conversation && v.new_title) {
+      ctx.addIssue({ code: 'custom', path: ['new_title'], message: 'errors.invalidParams' });
+    }
+    if (v.text_content.trim() === '' && !(v.openai_web_multimodal_image_parts?.length ?? 0)) {
+      ctx.addIssue({ code: 'custom', path: ['text_content'], message: 'errors.missingMessageContent' });
+    }
+  });
+export type AskRequest = z.infer<typeof AskRequest>;
+export type AskRequestInput = z.input<typeof AskRequest>;
+
+/** Appended text of one message (delta mode). */
+export const MessageDelta = z.object({ message_id: z.string(), append: z.string() });
+
+/** Every frame the server sends on `/api/chat` (SPEC §3 AskResponse), discriminated by `type`. */
+export const AskResponse = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('queueing'),
+    tip: z.string(),
+    /** 1 = next in line. */
+    position: z.number().int().min(1),
+    conversation_id: z.string().nullable().optional(),
+  }),
+  z.object({
+    type: z.literal('waiting'),
+    tip: z.string(),
+    conversation_id: z.string().nullable().optional(),
+  }),
+  z.object({
+    type: z.literal('message'),
+    tip: z.string().nullable().optional(),
+    conversation_id: z.string(),
+    /** The whole message so far (full mode; in delta mode on a new message, a structure change and the end). */
+    message: ChatMessage.optional(),
+    /** Delta mode: text appended to an already-sent message. */
+    delta: MessageDelta.optional(),
+    /** Title generated for a new conversation. */
+    title: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('error'),
+    tip: z.string(),
+    error_detail: z.string().nullable().optional(),
+    conversation_id: z.string().nullable().optional(),
+  }),
+]);
+export type AskResponse = z.infer<typeof AskResponse>;
+
+/** Websocket close codes and reasons (reasons are i18n keys). */
+export const CHAT_CLOSE = {
+  finished: { code: 1000, reason: 'tips.finished' },
+  terminated: { code: 1001, reason: 'tips.terminated' },
+  unauthorized: { code: 1008, reason: 'errors.unauthorized' },
+  originNotAllowed: { code: 1008, reason: 'errors.originNotAllowed' },
+  moreThanOneClient: { code: 1008, reason: 'errors.cannotConnectMoreThanOneClient' },
+  invalidAskRequest: { code: 1007, reason: 'errors.invalidAskRequest' },
+  /** Quota and permission refusals close 1008 with the error key as reason. */
+  refused: { code: 1008, reason: '' },
+  timeout: { code: 1001, reason: 'errors.timeout' },
+  upstreamError: { code: 1001, reason: 'errors.openaiResponseUnknownError' },
+  httpError: { code: 1014, reason: 'errors.httpError' },
+  unknownError: { code: 1011, reason: 'errors.unknownError' },
+} as const;

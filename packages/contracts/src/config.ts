@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import {
+  API_MODELS,
+  ApiModel,
+  DEFAULT_API_MODEL_CODES,
+  DEFAULT_WEB_MODEL_CODES,
+  WEB_MODELS,
+  WebModel,
+} from './models';
+import { ApiSourceSetting, WebSourceSetting } from './user';
+
+/**
+ * The server configuration: defaults ← `<data_dir>/config.yaml` ← environment (CC_*). Every key carries its
+ * default here; bounds follow SPEC §5. The admin config page renders its form from this schema.
+ */
+const Seconds = z.number().int().min(1);
+const OptionalUrl = z.url({ protocol: /^https?$/ }).nullable();
+
+export const FILE_UPLOAD_STRATEGIES = [
+  'server_upload_only',
+  'browser_upload_only',
+  'browser_upload_when_file_size_exceed',
+] as const;
+export const FileUploadStrategy = z.enum(FILE_UPLOAD_STRATEGIES);
+
+export const OpenaiWebConfig = z.object({
+  /** Offer the web-account source at all. */
+  enabled: z.boolean().default(true),
+  /** The account has ChatGPT Plus (gates the plugin store). */
+  is_plus_account: z.boolean().default(true),
+  /** Base of the ChatGPT `backend-api`; null with no credentials = built-in demo upstream. */
+  chatgpt_base_url: OptionalUrl.default(null),
+  /** HTTP(S) proxy for upstream calls. */
+  proxy: OptionalUrl.default(null),
+  /** Connect/write timeout of upstream calls, seconds. */
+  common_timeout: Seconds.default(20),
+  /** Longest gap between streamed bytes of an answer, seconds. */
+  ask_timeout: Seconds.default(600),
+  /** Sync conversations from the account at startup. */
+  sync_conversations_on_startup: z.boolean().default(true),
+  /** Sync conversations on a schedule. */
+  sync_conversations_schedule: z.boolean().default(false),
+  /** Hours between scheduled syncs. */
+  sync_conversations_schedule_interval_hours: Seconds.default(12),
+  /** Models users may be given on this source. */
+  enabled_models: z
+    .array(WebModel)
+    .default(['gpt_3_5', 'gpt_4', 'gpt_4_code_interpreter', 'gpt_4_plugins', 'gpt_4_browsing']),
+  /** Product model → upstream model code; missing keys fall back to the defaults. */
+  model_code_mapping: z
+    .partialRecord(WebModel, z.string().min(1))
+    .default({ ...DEFAULT_WEB_MODEL_CODES })
+    .transform((m) => ({ ...DEFAULT_WEB_MODEL_CODES, ...m })),
+  /** Where file bytes go first. */
+  file_upload_strategy: FileUploadStrategy.default('browser_upload_only'),
+  /** Where browsers may PUT file bytes under the browser upload strategies (the page's CSP connect-src). */
+  browser_upload_origins: z
+    .array(z.string().min(1))
+    .default(['https://files.oaiusercontent.com', 'https://*.blob.core.windows.net']),
+  /** Global switch for file attachments. */
+  enable_uploading_attachments: z.boolean().default(true),
+  /** Global switch for image parts. */
+  enable_uploading_multimodal_images: z.boolean().default(true),
+  /** Answers streamed at once per upstream server of this source (one account = 1). */
+  max_completion_concurrency: z.number().int().min(1).max(64).default(1),
+  /** Longest wait in the queue before an ask gives up, seconds. */
+  queue_timeout: Seconds.default(600),
+  /** Shared GPT-4 cap of the web account: asks per 3 hours for all users together (-1 = no cap). */
+  gpt4_cap_per_3_hours: z.number().int().min(-1).default(50),
+});
+
+export const OpenaiApiConfig = z.object({
+  /** Offer the API-key source at all. */
+  enabled: z.boolean().default(true),
+  /** Base of the OpenAI-compatible API; null with no key = built-in demo upstream. */
+  openai_base_url: OptionalUrl.default(null),
+  /** HTTP(S) proxy for upstream calls. */
+  proxy: OptionalUrl.default(null),
+  /** Connect timeout, seconds. */
+  connect_timeout: Seconds.default(10),
+  /** Longest gap between streamed bytes, seconds. */
+  read_timeout: Seconds.default(20),
+  /** Models users may be given on this source. */
+  enabled_models: z.array(ApiModel).default([...API_MODELS]),
+  /** Product model → upstream model code. */
+  model_code_mapping: z
+    .partialRecord(ApiModel, z.string().min(1))
+    .default({ ...DEFAULT_API_MODEL_CODES })
+    .transform((m) => ({ ...DEFAULT_API_MODEL_CODES, ...m })),
+  /** Answers streamed at once per upstream server of this source. */
+  max_completion_concurrency: z.number().int().min(1).max(256).default(8),
+  /** Longest wait in the queue before an ask gives up, seconds. */
+  queue_timeout: Seconds.default(600),
+});
+
+export const CommonConfig = z.object({
+  /** Log every SQL statement (debug level). */
+  print_sql: z.boolean().default(false),
+  /** Create the initial superuser at boot when it does not exist. */
+  create_initial_admin_user: z.boolean().default(true),
+  /** Username of the initial superuser. */
+  initial_admin_user_username: z.string().min(1).max(32).default('admin'),
+  /** Its password; null = generate one and print it once in the log. */
+  initial_admin_user_password: z.string().min(7).max(128).nullable().default(null),
+});
+
+export const HttpConfig = z.object({
+  /** Address to listen on. */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Port to listen on. */
+  port: z.number().int().min(1).max(65535).default(8000),
+  /** Origins allowed for CORS and for state-changing requests and the chat websocket. */
+  cors_allow_origins: z
+    .array(z.string().min(1))
+    .default([
+      'http://localhost:8000',
+      'http://127.0.0.1:8000',
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+    ]),
+  /** Behind a reverse proxy: trust X-Forwarded-* and mark the cookie Secure when the request is HTTPS. */
+  trust_proxy: z.boolean().default(false),
+});
+
+export const DataConfig = z.object({
+  /** Folder for the SQLite file, uploads, logs and generated secrets. */
+  data_dir: z.string().min(1).default('./data'),
+  /** null = SQLite file `<data_dir>/database.db`; or `postgres://…`. */
+  database_url: z.string().nullable().default(null),
+  /** Redis for running several instances; null = in-process coordination. */
+  redis_url: z.string().nullable().default(null),
+  /** Prefix of every Redis key (lets several deployments share one Redis). */
+  redis_prefix: z.string().min(1).max(64).default('cc:'),
+  /** Apply pending migrations at boot (otherwise stop and ask for `npm run db:migrate`). */
+  run_migration: z.boolean().default(false),
+  /** Largest accepted upload, bytes. */
+  max_file_upload_size: z.number().int().min(0).default(104857600),
+});
+
+export const AuthConfig = z.object({
+  /** Key that signs session tokens; null = generated at first boot and kept in the data dir. */
+  jwt_secret: z.string().min(16).nullable().default(null),
+  /** Server-side session lifetime, seconds. */
+  jwt_lifetime_seconds: Seconds.default(259200),
+  /** Max-Age of the session cookie, seconds. */
+  cookie_max_age: Seconds.default(259200),
+  /** Key that encrypts stored credentials; null = generated at first boot. */
+  user_secret: z.string().min(16).nullable().default(null),
+  /** Failed logins per username+address before throttling. */
+  login_max_failures: z.number().int().min(1).default(5),
+  /** Window of that count, seconds. */
+  login_failure_window_seconds: Seconds.default(900),
+});
+
+export const StatsConfig = z.object({
+  /** Keep ask logs this long, seconds (-1 = forever). */
+  ask_stats_ttl: z.number().int().min(-1).default(7776000),
+  /** Keep request logs this long, seconds (-1 = forever). */
+  request_stats_ttl: z.number().int().min(-1).default(2592000),
+  /** Route paths containing any of these are not logged. */
+  request_stats_filter_keywords: z.array(z.string()).default(['/status']),
+});
+
+export const LogConfig = z.object({
+  /** Console level. */
+  console_log_level: z.enum(['INFO', 'DEBUG', 'WARNING']).default('INFO'),
+  /** Rotate the log file at this size, bytes. */
+  file_max_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  /** Rotated files kept. */
+  file_backup_count: z.number().int().min(0).default(5),
+});
+
+/** Shipped defaults for a new user (documented in the README). */
+export const DEFAULT_NEW_USER_WEB: WebSourceSetting = {
+  allow_to_use: true,
+  valid_until: null,
+  max_conv_count: 10,
+  total_ask_count: 100,
+  rate_limits: [{ window_seconds: 60, max_requests: 5 }],
+  daily_available_time_slots: [],
+  available_models: ['gpt_3_5', 'gpt_4', 'gpt_4_code_interpreter', 'gpt_4_plugins', 'gpt_4_browsing'],
+  per_model_ask_count: { gpt_4: 20, gpt_4_code_interpreter: 20, gpt_4_plugins: 20, gpt_4_browsing: 20 },
+  allow_uploading_attachments: true,
+  allow_uploading_multimodal_images: true,
+};
+export const DEFAULT_NEW_USER_API: ApiSourceSetting = {
+  allow_to_use: true,
+  valid_until: null,
+  max_conv_count: 10,
+  total_ask_count: 100,
+  rate_limits: [{ window_seconds: 60, max_requests: 10 }],
+  daily_available_time_slots: [],
+  available_models: ['gpt_3_5', 'gpt_4'],
+  per_model_ask_count: { gpt_4: 20 },
+  allow_custom_openai_api: false,
+  custom_openai_api_settings: { url: null, key: null },
+};
+
+export const UserDefaultsConfig = z.object({
+  /** Credits a new user starts with (-1 = unlimited). */
+  credits: z.number().min(-1).default(-1),
+  /** Web-account source settings of a new user. */
+  openai_web: WebSourceSetting.default(DEFAULT_NEW_USER_WEB),
+  /** API-key source settings of a new user. */
+  openai_api: ApiSourceSetting.default(DEFAULT_NEW_USER_API),
+});
+
+export const Config = z.object({
+  openai_web: OpenaiWebConfig.prefault({}),
+  openai_api: OpenaiApiConfig.prefault({}),
+  common: CommonConfig.prefault({}),
+  http: HttpConfig.prefault({}),
+  data: DataConfig.prefault({}),
+  auth: AuthConfig.prefault({}),
+  stats: StatsConfig.prefault({}),
+  log: LogConfig.prefault({}),
+  user_defaults: UserDefaultsConfig.prefault({}),
+});
+export type Config = z.infer<typeof Config>;
+export type ConfigInput = z.input<typeof Config>;
+
+/** Upstream credentials: write-only, masked on read. */
+export const Credentials = z.object({
+  openai_web_access_token: z.string().nullable().default(null),
+  openai_api_key: z.string().nullable().default(null),
+});
+export type Credentials = z.infer<typeof Credentials>;
+
+export { WEB_MODELS };

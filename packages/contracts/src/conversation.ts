@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { ChatSource } from './models';
+
+/** A conversation as listed (own list and admin list). */
+export const ConversationRead = z.object({
+  id: z.number().int(),
+  source: ChatSource,
+  conversation_id: z.string(),
+  title: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  is_valid: z.boolean(),
+  is_public: z.boolean(),
+  current_model: z.string().nullable(),
+  create_time: z.string(),
+  update_time: z.string(),
+});
+export type ConversationRead = z.infer<typeof ConversationRead>;
+
+export const ConversationIdParams = z.object({ conversation_id: z.string().uuid() });
+export const RenameQuery = z.object({ title: z.string().max(256) });
+export const GenTitleQuery = z.object({ message_id: z.string().min(1) });
+/** A boolean in a query string: `true`/`false` (or `1`/`0`). */
+const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** `GET /api/conv/all` filters (admin). The total before paging is in the `x-total-count` header. */
+export const ListAllQuery = z.object({
+  /** Only valid conversations (same as `is_valid=true`). */
+  valid_only: QueryBool.default(false),
+  /** Only valid (`true`) or only invalid (`false`) conversations. */
+  is_valid: QueryBool.optional(),
+  source: ChatSource.optional(),
+  user_id: z.coerce.number().int().optional(),
+  /** The owner's username. */
+  username: z.string().min(1).max(32).optional(),
+  /** Only conversations no user owns (e.g. found by a sync). */
+  unassigned: QueryBool.optional(),
+  /** Case-insensitive part of the title. */
+  q: z.string().min(1).max(256).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  /** Page size; none = every match. */
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export type ListAllQuery = z.infer<typeof ListAllQuery>;
+
+export const BULK_CONVERSATION_ACTIONS = ['invalidate', 'vanish', 'assign'] as const;
+
+/** `POST /api/conv/bulk` (admin). */
+export const ConversationBulkRequest = z
+  .object({
+    action: z.enum(BULK_CONVERSATION_ACTIONS),
+    conversation_ids: z.array(z.string().uuid()).min(1).max(500),
+    /** The new owner (action `assign`). */
+    username: z.string().min(1).max(32).optional(),
+  })
+  .refine((b) => b.action !== 'assign' || !!b.username, {
+    message: 'username is required to assign',
+    path: ['username'],
+  });
+export type ConversationBulkRequest = z.infer<typeof ConversationBulkRequest>;
+
+export const ConversationBulkResult = z.object({
+  succeeded: z.array(z.string()),
+  /** Each failure with its error message key. */
+  failed: z.array(z.object({ conversation_id: z.string(), error: z.string() })),
+});
+export type ConversationBulkResult = z.infer<typeof ConversationBulkResult>;
+export const AssignParams = ConversationIdParams.extend({ username: z.string().min(1) });
+
+export const InterpreterInfo = z.object({
+  kernel_started: z.boolean(),
+  time_remaining_ms: z.number().nullable(),
+});
+export type InterpreterInfo = z.infer<typeof InterpreterInfo>;
+
+/** New-conversation form payload (client side). */
+export const NewConversationForm = z.object({
+  title: z.string().optional(),
+  source: ChatSource,
+  model: z.string().min(1, { message: 'validation.modelRequired' }),
+  openaiWebPlugins: z.array(z.string()).max(3, { message: 'validation.pluginCountExceeded' }).default([]),
+});
+export type NewConversationForm = z.infer<typeof NewConversationForm>;
+
+/** `/api/status/common`. */
+export const CommonStatus = z.object({
+  active_user_in_5m: z.number().int(),
+  active_user_in_1h: z.number().int(),
+  active_user_in_1d: z.number().int(),
+  is_chatbot_busy: z.boolean(),
+  chatbot_waiting_count: z.number().int(),
+  gpt4_count_in_3_hours: z.number().int(),
+});
+export type CommonStatus = z.infer<typeof CommonStatus>;

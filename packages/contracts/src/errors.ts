@@ -1,0 +1,128 @@
+/**
+ * The error catalogue: every failure the API can report, with its envelope code, HTTP status and the i18n
+ * message key the web client translates (both languages carry every key).
+ */
+export const ERRORS = {
+  // auth and access
+  notLoggedIn: { code: 10401, status: 401, message: 'errors.userNotLogin' },
+  loginExpired: { code: 10401, status: 401, message: 'errors.loginExpired' },
+  badCredentials: { code: 10401, status: 401, message: 'errors.badCredentials' },
+  unauthorized: { code: 10401, status: 401, message: 'errors.unauthorized' },
+  accessDenied: { code: 10403, status: 403, message: 'errors.accessDenied' },
+  originNotAllowed: { code: 10403, status: 403, message: 'errors.originNotAllowed' },
+  tooManyRequests: { code: 429, status: 429, message: 'errors.tooManyRequests' },
+  // generic
+  notFound: { code: 404, status: 404, message: 'errors.notFound' },
+  invalidParams: { code: 422, status: 422, message: 'errors.invalidParams' },
+  invalidRequest: { code: 400, status: 400, message: 'errors.invalidRequest' },
+  internal: { code: 500, status: 500, message: 'errors.internal' },
+  unknownError: { code: 500, status: 500, message: 'errors.unknownError' },
+  httpError: { code: 502, status: 502, message: 'errors.httpError' },
+  timeout: { code: 504, status: 504, message: 'errors.timeout' },
+  config: { code: 500, status: 500, message: 'errors.config' },
+  // users
+  userNotExist: { code: 404, status: 404, message: 'errors.userNotExist' },
+  userAlreadyExists: { code: 409, status: 409, message: 'errors.userAlreadyExists' },
+  noUserSelected: { code: 400, status: 400, message: 'errors.noUserSelected' },
+  cannotDeleteSelf: { code: 409, status: 409, message: 'errors.cannotDeleteSelf' },
+  // conversations
+  conversationNotFound: { code: 404, status: 404, message: 'errors.conversationNotFound' },
+  conversationAlreadyDeleted: { code: 409, status: 409, message: 'errors.conversationAlreadyDeleted' },
+  conversationTitleAlreadyGenerated: {
+    code: 409,
+    status: 409,
+    message: 'errors.conversationTitleAlreadyGenerated',
+  },
+  missingMessageContent: { code: 422, status: 422, message: 'errors.missingMessageContent' },
+  missingConversationId: { code: 422, status: 422, message: 'errors.missingConversationId' },
+  failedToGetReply: { code: 502, status: 502, message: 'errors.failedToGetReply' },
+  generateTitleFailed: { code: 502, status: 502, message: 'errors.generateTitleFailed' },
+  // quotas and permissions (order of checks: see chat/quota)
+  userNotAllowToUseChatType: { code: 10403, status: 403, message: 'errors.userNotAllowToUseChatType' },
+  chatTypeNotEnabled: { code: 10403, status: 403, message: 'errors.chatTypeNotEnabled' },
+  userChatTypeExpired: { code: 10403, status: 403, message: 'errors.userChatTypeExpired' },
+  userNotAllowToAskAtThisTime: { code: 10403, status: 403, message: 'errors.userNotAllowToAskAtThisTime' },
+  rateLimited: { code: 429, status: 429, message: 'errors.rateLimited' },
+  userNotAllowToUseModel: { code: 10403, status: 403, message: 'errors.userNotAllowToUseModel' },
+  paidModelNotAvailable: { code: 10403, status: 403, message: 'errors.paidModelNotAvailable' },
+  modelNotEnabled: { code: 10403, status: 403, message: 'errors.modelNotEnabled' },
+  noAvailableTotalAskCount: { code: 10403, status: 403, message: 'errors.noAvailableTotalAskCount' },
+  noAvailableGpt4AskCount: { code: 10403, status: 403, message: 'errors.noAvailableGpt4AskCount' },
+  noAvailableModelAskCount: { code: 10403, status: 403, message: 'errors.noAvailableModelAskCount' },
+  noAvailableCredits: { code: 10403, status: 403, message: 'errors.noAvailableCredits' },
+  maxConversationCountReached: { code: 10403, status: 403, message: 'errors.maxConversationCountReached' },
+  cannotConnectMoreThanOneClient: {
+    code: 409,
+    status: 409,
+    message: 'errors.cannotConnectMoreThanOneClient',
+  },
+  uploadingNotAllowed: { code: 10403, status: 403, message: 'errors.uploadingNotAllowed' },
+  tooManyImages: { code: 422, status: 422, message: 'errors.tooManyImages' },
+  tooManyPlugins: { code: 422, status: 422, message: 'errors.tooManyPlugins' },
+  fileTooLarge: { code: 413, status: 413, message: 'errors.fileTooLarge' },
+  queueTimeout: { code: 504, status: 504, message: 'errors.queueTimeout' },
+  invalidAskRequest: { code: 422, status: 422, message: 'errors.invalidAskRequest' },
+  // servers
+  machineFieldsRequired: { code: 422, status: 422, message: 'errors.machineFieldsRequired' },
+  // tasks
+  taskAlreadyRunning: { code: 409, status: 409, message: 'errors.taskAlreadyRunning' },
+  // upstream
+  upstreamError: { code: 502, status: 502, message: 'errors.upstreamError' },
+} as const satisfies Record<string, ErrorDef>;
+
+export interface ErrorDef {
+  /** Envelope `code`: 10401/10403 for auth, otherwise an HTTP-like number. */
+  code: number;
+  /** Real HTTP status of the response. */
+  status: number;
+  /** i18n key of the message. */
+  message: string;
+}
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** Upstream statuses that have their own message; any other status maps to `unknown`. */
+export const UPSTREAM_ERROR_STATUSES = [401, 403, 404, 429, 500] as const;
+
+/** i18n key for an upstream failure with the given HTTP status. */
+export function upstreamErrorKey(status: number | null | undefined): string {
+  return (UPSTREAM_ERROR_STATUSES as readonly number[]).includes(status ?? -1)
+    ? `errors.openai.${status}`
+    : 'errors.openai.unknown';
+}
+
+/** Every message key the client must translate (errors, upstream errors, field messages, tips). */
+export const VALIDATION_MESSAGES = {
+  usernameRequired: 'validation.usernameRequired',
+  passwordRequired: 'validation.passwordRequired',
+  nicknameRequired: 'validation.nicknameRequired',
+  emailRequired: 'validation.emailRequired',
+  invalidEmail: 'validation.invalidEmail',
+  passwordRule: 'validation.passwordRule',
+  modelRequired: 'validation.modelRequired',
+  pluginCountExceeded: 'validation.pluginCountExceeded',
+  tooManyImages: 'validation.tooManyImages',
+  machineFieldsRequired: 'validation.machineFieldsRequired',
+  grantTypePassword: 'validation.grantTypePassword',
+  timeFormat: 'validation.timeFormat',
+  bootstrapOnly: 'validation.bootstrapOnly',
+} as const;
+
+export const TIPS = {
+  requestSuccess: 'tips.requestSuccess',
+  queueing: 'tips.queueing',
+  waiting: 'tips.waiting',
+  finished: 'tips.finished',
+  terminated: 'tips.terminated',
+} as const;
+
+export const ALL_MESSAGE_KEYS: readonly string[] = [
+  ...new Set(Object.values(ERRORS).map((e) => e.message)),
+  ...UPSTREAM_ERROR_STATUSES.map((s) => `errors.openai.${s}`),
+  'errors.openai.unknown',
+  ...Object.values(VALIDATION_MESSAGES),
+  ...Object.values(TIPS),
+  'errors.openaiResponseUnknownError',
+  'errors.tooManyLoginAttempts',
+  'validation.usernameNoSpaces',
+];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { VALIDATION_MESSAGES as V } from './errors';
+import { ChatSource } from './models';
+
+export const MACHINE_STATUSES = ['online', 'offline', 'disabled'] as const;
+export const MachineStatus = z.enum(MACHINE_STATUSES, { message: V.machineFieldsRequired });
+
+const required = z
+  .string({ message: V.machineFieldsRequired })
+  .trim()
+  .min(1, { message: V.machineFieldsRequired });
+
+/** An upstream server a source can use (ARCHITECTURE §6). */
+export const MachineCreate = z.object({
+  source: ChatSource,
+  /** Display name (and Host of the requests when it differs from the address). */
+  hostname: required.max(255),
+  /** Address to connect to: an IP or a DNS name. */
+  ip_address: required.max(255),
+  port: z.number().int().min(1).max(65535),
+  /** API path on that host, e.g. `/backend-api/` or `/v1/`. */
+  base_path: z.string().max(255).default(''),
+  use_tls: z.boolean().default(false),
+  status: MachineStatus,
+  weight: z.number().int().min(1).max(100).default(1),
+  max_concurrency: z.number().int().min(1).max(256).default(1),
+});
+export type MachineCreate = z.infer<typeof MachineCreate>;
+
+export const MachineUpdate = MachineCreate.partial().extend({ id: z.number().int().positive() });
+export type MachineUpdate = z.infer<typeof MachineUpdate>;
+
+export const MachineRead = z.object({
+  id: z.number().int(),
+  source: ChatSource,
+  hostname: z.string(),
+  ip_address: z.string(),
+  port: z.number().int(),
+  base_path: z.string(),
+  use_tls: z.boolean(),
+  status: z.enum(MACHINE_STATUSES),
+  weight: z.number().int(),
+  max_concurrency: z.number().int(),
+  created_at: z.string(),
+  last_check_time: z.string().nullable(),
+  last_error: z.string().nullable(),
+});
+export type MachineRead = z.infer<typeof MachineRead>;
+
+/** Live view of a server: what the scheduler sees now. */
+export const MachineInfo = MachineRead.extend({
+  in_flight: z.number().int(),
+  queue_length: z.number().int(),
+});
+export type MachineInfo = z.infer<typeof MachineInfo>;
+
+export const MachineQuery = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  source: ChatSource.optional(),
+  status: z.enum(MACHINE_STATUSES).optional(),
+});
+export const MachineIdParams = z.object({ id: z.coerce.number().int().positive() });

@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { AuthConfig, CommonConfig, Config, OpenaiApiConfig, OpenaiWebConfig } from './config';
+import { ApiModel, ChatSource, WebModel } from './models';
+import { MASKED_SECRET } from './user';
+
+/** `/api/system/info`: counts over both sources (and per source). */
+export const SystemInfo = z.object({
+  /** When this process started (ISO UTC). */
+  startup_time: z.string(),
+  total_user_count: z.number().int(),
+  total_conversation_count: z.number().int(),
+  valid_conversation_count: z.number().int(),
+  /** The same counts per source. */
+  conversations_by_source: z.record(
+    ChatSource,
+    z.object({ total: z.number().int(), valid: z.number().int() }),
+  ),
+});
+export type SystemInfo = z.infer<typeof SystemInfo>;
+
+/** Bucket sizes of the statistics charts (SPEC §9): 30 min, 1 h, 3 h, 6 h, 12 h, 1 day. */
+export const STATS_GRANULARITIES = [1800, 3600, 10800, 21600, 43200, 86400] as const;
+
+/** A query-string timestamp: ISO 8601 with a zone (`Z` or an offset). */
+const IsoTime = z.iso.datetime({ offset: true });
+
+export const StatsQuery = z
+  .object({
+    /** Bucket size, seconds; buckets are aligned to the UTC epoch. */
+    granularity: z.coerce
+      .number()
+      .int()
+      .refine((g) => (STATS_GRANULARITIES as readonly number[]).includes(g), {
+        message: `granularity must be one of ${STATS_GRANULARITIES.join(', ')}`,
+      })
+      .default(1800),
+    /** Start of the range (inclusive); default: 24 h before `end_time`. */
+    start_time: IsoTime.optional(),
+    /** End of the range (exclusive); default: now. */
+    end_time: IsoTime.optional(),
+  })
+  .refine((q) => !q.start_time || !q.end_time || Date.parse(q.start_time) < Date.parse(q.end_time), {
+    message: 'start_time must be before end_time',
+    path: ['start_time'],
+  });
+export type StatsQuery = z.infer<typeof StatsQuery>;
+
+/** One bucket of request statistics. */
+export const RequestStatsBucket = z.object({
+  _id: z.object({
+    /** Bucket start (ISO UTC). */
+    start_time: z.string(),
+    /** Route template, e.g. `/api/conv/:conversation_id`. */
+    route_path: z.string(),
+    /** HTTP method, or WEBSOCKET for the chat socket. */
+    method: z.string(),
+  }),
+  count: z.number().int(),
+  user_ids: z.array(z.number().int()),
+  avg_elapsed_ms: z.number(),
+});
+export type RequestStatsBucket = z.infer<typeof RequestStatsBucket>;
+
+/** One bucket of ask statistics. */
+export const AskStatsBucket = z.object({
+  _id: z.object({
+    start_time: z.string(),
+    meta: z.object({ source: z.string(), model: z.string() }),
+  }),
+  count: z.number().int(),
+  user_ids: z.array(z.number().int()),
+  /** Seconds spent answering, summed over the bucket. */
+  total_ask_time: z.number(),
+  /** Seconds spent in the queue, summed over the bucket. */
+  total_queueing_time: z.number(),
+});
+export type AskStatsBucket = z.infer<typeof AskStatsBucket>;
+
+/** `POST /api/system/logs/server`. */
+export const ServerLogQuery = z.object({
+  /** Lines to return, counted from the end. */
+  max_lines: z.number().int().min(1).max(5000).default(100),
+  /** Skip lines containing any of these (case-sensitive). */
+  exclude_keywords: z.array(z.string().min(1)).max(50).nullish(),
+});
+export type ServerLogQuery = z.infer<typeof ServerLogQuery>;
+
+/** `GET /api/system/logs/completions`. */
+export const CompletionLogQuery = z.object({
+  start_time: IsoTime.optional(),
+  end_time: IsoTime.optional(),
+  max_results: z.coerce.number().int().min(1).max(5000).default(100),
+});
+export type CompletionLogQuery = z.infer<typeof CompletionLogQuery>;
+
+/** One ask (completion) log entry. */
+export const CompletionLog = z.object({
+  id: z.number().int(),
+  time: z.string(),
+  source: z.string(),
+  model: z.string(),
+  user_id: z.number().int().nullable(),
+  conversation_id: z.string().nullable(),
+  server_id: z.number().int().nullable(),
+  /** Seconds. */
+  queueing_time: z.number(),
+  /** Seconds. */
+  ask_time: z.number(),
+  /** success | canceled | error | timeout */
+  outcome: z.string(),
+  charged: z.boolean(),
+  error: z.string().nullable(),
+});
+export type CompletionLog = z.infer<typeof CompletionLog>;
+
+/** `POST /api/system/action/sync-openai-web-conv`. */
+export const SyncSummary = z.object({
+  /** Conversations listed by the upstream account. */
+  fetched: z.number().int(),
+  /** Known rows whose title or create time changed, or that were valid again. */
+  updated: z.number().int(),
+  /** Rows missing upstream, now marked invalid. */
+  invalidated: z.number().int(),
+  /** Upstream conversations we did not know, inserted unassigned. */
+  inserted: z.number().int(),
+});
+export type SyncSummary = z.infer<typeof SyncSummary>;
+
+// --- tasks -----------------------------------------------------------------------------------------------------
+
+export const TASK_STATUSES = ['idle', 'running', 'success', 'failed'] as const;
+export const TaskStatus = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const TaskRead = z.object({
+  name: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+  interval_seconds: z.number().int(),
+  last_run_time: z.string().nullable(),
+  next_run_time: z.string().nullable(),
+  status: TaskStatus,
+  output: z.string().nullable(),
+});
+export type TaskRead = z.infer<typeof TaskRead>;
+
+export const TaskNameParams = z.object({ name: z.string().min(1).max(64) });
+
+export const TaskUpdate = z
+  .object({
+    enabled: z.boolean().optional(),
+    /** Seconds between runs (1 s … 30 days). */
+    interval_seconds: z.number().int().min(1).max(2_592_000).optional(),
+  })
+  .refine((u) => u.enabled !== undefined || u.interval_seconds !== undefined, {
+    message: 'nothing to update',
+  });
+export type TaskUpdate = z.infer<typeof TaskUpdate>;
+
+/** One run of a task (also the result of "run now"). */
+export const TaskRun = z.object({
+  name: z.string(),
+  /** schedule | manual | startup */
+  trigger: z.string(),
+  start_time: z.string(),
+  end_time: z.string(),
+  status: z.enum(['success', 'failed']),
+  output: z.string(),
+});
+export type TaskRun = z.infer<typeof TaskRun>;
+
+// --- config and credentials ------------------------------------------------------------------------------------
+
+/** Keys read once at boot from config.yaml/env: shown read-only; a change through the API is refused. */
+export const BOOTSTRAP_ONLY_KEYS = ['http.', 'data.', 'auth.', 'log.', 'common.'] as const;
+
+/** Saved keys that act only at the next start. */
+export const RESTART_REQUIRED_KEYS = [
+  'openai_web.sync_conversations_on_startup',
+  'openai_web.browser_upload_origins',
+] as const;
+
+/** Secrets inside the config: shown masked, never stored by the API (they come from config.yaml or the environment). */
+export const CONFIG_SECRET_KEYS = [
+  'auth.jwt_secret',
+  'auth.user_secret',
+  'common.initial_admin_user_password',
+] as const;
+
+const Masked = z.literal(MASKED_SECRET);
+
+/**
+ * `PUT /api/system/config`: the full config as `GET` returned it. The secrets may come back as the mask, which
+ * keeps them as they are.
+ */
+export const ConfigWrite = Config.extend({
+  auth: AuthConfig.extend({
+    jwt_secret: z.union([Masked, AuthConfig.shape.jwt_secret]),
+    user_secret: z.union([Masked, AuthConfig.shape.user_secret]),
+  }).prefault({}),
+  common: CommonConfig.extend({
+    initial_admin_user_password: z.union([Masked, CommonConfig.shape.initial_admin_user_password]),
+  }).prefault({}),
+});
+export type ConfigWrite = z.infer<typeof ConfigWrite>;
+export type ConfigWriteInput = z.input<typeof ConfigWrite>;
+
+/** The config as read (`GET /api/system/config`): the same shape, with the model mappings already completed. */
+export const ConfigRead = ConfigWrite.extend({
+  openai_web: OpenaiWebConfig.extend({ model_code_mapping: z.partialRecord(WebModel, z.string()) }),
+  openai_api: OpenaiApiConfig.extend({ model_code_mapping: z.partialRecord(ApiModel, z.string()) }),
+});
+export type ConfigRead = z.infer<typeof ConfigRead>;
+
+export const ConfigSaved = z.object({
+  config: ConfigRead,
+  /** Dotted keys that changed but apply only after a restart. */
+  restart_required: z.array(z.string()),
+});
+export type ConfigSaved = z.infer<typeof ConfigSaved>;
+
+/** JSON Schemas (input side) the admin page renders its forms from. */
+export const ConfigSchemas = z.object({
+  config: z.record(z.string(), z.unknown()),
+  credentials: z.record(z.string(), z.unknown()),
+  restart_required_keys: z.array(z.string()),
+  /** Key prefixes set only in config.yaml or the environment (read-only in the admin form). */
+  bootstrap_only_keys: z.array(z.string()),
+});
+
+/** Credentials as read: `MASKED_SECRET` when set, null when not. */
+export const CredentialsRead = z.object({
+  openai_web_access_token: z.literal(MASKED_SECRET).nullable(),
+  openai_api_key: z.literal(MASKED_SECRET).nullable(),
+});
+export type CredentialsRead = z.infer<typeof CredentialsRead>;
+
+/** `PUT /api/system/credentials`: a new value, null to clear, or the mask to keep the stored one. */
+export const CredentialsWrite = z.object({
+  openai_web_access_token: z.string().min(1).max(8192).nullable().optional(),
+  openai_api_key: z.string().min(1).max(1024).nullable().optional(),
+});
+export type CredentialsWrite = z.infer<typeof CredentialsWrite>;

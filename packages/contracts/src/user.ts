@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { VALIDATION_MESSAGES as V } from './errors';
+import { ApiModel, WebModel } from './models';
+
+/** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
+export const PASSWORD_PATTERN = /^[\x21-\x7e]{7,128}$/;
+export const Password = z.string().regex(PASSWORD_PATTERN, { message: V.passwordRule });
+
+export const Username = z
+  .string()
+  .trim()
+  .min(1, { message: V.usernameRequired })
+  .max(32)
+  .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' });
+export const Nickname = z.string().trim().min(1, { message: V.nicknameRequired }).max(64);
+export const Email = z.email({ message: V.invalidEmail }).max(254);
+export const Avatar = z.string().max(2048).nullable();
+export const Remark = z.string().max(256).nullable();
+
+export const ChatStatus = z.enum(['asking', 'queueing', 'idling']);
+export type ChatStatus = z.infer<typeof ChatStatus>;
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+
+/** A sliding window: at most `max_requests` asks in any `window_seconds`. */
+export const TimeWindowRateLimit = z.object({
+  window_seconds: z.number().int().min(1),
+  max_requests: z.number().int().min(0),
+});
+export type TimeWindowRateLimit = z.infer<typeof TimeWindowRateLimit>;
+
+/** A daily slot in UTC, inclusive: "HH:MM:SS". An end before the start wraps past midnight. */
+export const DailyTimeSlot = z.object({
+  start_time: z.string().regex(TIME, { message: V.timeFormat }),
+  end_time: z.string().regex(TIME, { message: V.timeFormat }),
+});
+export type DailyTimeSlot = z.infer<typeof DailyTimeSlot>;
+
+/** -1 means unlimited. */
+const Count = z.number().int().min(-1);
+
+const baseSourceSetting = {
+  allow_to_use: z.boolean(),
+  /** null = forever. */
+  valid_until: z.iso.datetime({ offset: true }).nullable(),
+  max_conv_count: Count,
+  total_ask_count: Count,
+  rate_limits: z.array(TimeWindowRateLimit).max(10),
+  daily_available_time_slots: z.array(DailyTimeSlot).max(24),
+};
+
+export const WebSourceSetting = z.object({
+  ...baseSourceSetting,
+  available_models: z.array(WebModel),
+  /** Remaining asks per model; a missing model is unlimited. */
+  per_model_ask_count: z.partialRecord(WebModel, Count),
+  allow_uploading_attachments: z.boolean(),
+  allow_uploading_multimodal_images: z.boolean(),
+});
+export type WebSourceSetting = z.infer<typeof WebSourceSetting>;
+
+/** The key is write-only: reads show MASKED_SECRET when one is set; writing MASKED_SECRET keeps it. */
+export const MASKED_SECRET = '********';
+
+export const CustomOpenaiApiSettings = z.object({
+  url: z.url({ protocol: /^https?$/ }).nullable(),
+  key: z.string().max(512).nullable(),
+});
+
+export const ApiSourceSetting = z.object({
+  ...baseSourceSetting,
+  available_models: z.array(ApiModel),
+  per_model_ask_count: z.partialRecord(ApiModel, Count),
+  allow_custom_openai_api: z.boolean(),
+  custom_openai_api_settings: CustomOpenaiApiSettings,
+});
+export type ApiSourceSetting = z.infer<typeof ApiSourceSetting>;
+
+export const UserSetting = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  /** Remaining credits; -1 = unlimited. */
+  credits: z.number().min(-1),
+  openai_web_chat_status: ChatStatus,
+  openai_web: WebSourceSetting,
+  openai_api: ApiSourceSetting,
+});
+export type UserSetting = z.infer<typeof UserSetting>;
+
+/** Admin write of a user's settings (`id`/`user_id` are ignored; chat status may be reset to idling). */
+export const UserSettingUpdate = z.object({
+  credits: z.number().min(-1),
+  openai_web_chat_status: ChatStatus.optional(),
+  openai_web: WebSourceSetting,
+  openai_api: ApiSourceSetting,
+});
+export type UserSettingUpdate = z.infer<typeof UserSettingUpdate>;
+
+/** Defaults a new user gets (config section `user_defaults`). */
+export const NewUserDefaults = UserSettingUpdate.omit({ openai_web_chat_status: true });
+export type NewUserDefaults = z.infer<typeof NewUserDefaults>;
+
+export const UserRead = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  is_active: z.boolean(),
+  is_superuser: z.boolean(),
+  is_verified: z.boolean(),
+  username: z.string(),
+  nickname: z.string(),
+  last_active_time: z.string().nullable(),
+  create_time: z.string(),
+  avatar: z.string().nullable(),
+  setting: UserSetting,
+});
+export type UserRead = z.infer<typeof UserRead>;
+
+export const UserReadAdmin = UserRead.extend({ remark: z.string().nullable() });
+export type UserReadAdmin = z.infer<typeof UserReadAdmin>;
+
+export const UserCreate = z.object({
+  email: Email,
+  password: Password,
+  username: Username,
+  nickname: Nickname,
+  is_active: z.boolean().default(true),
+  is_superuser: z.boolean().default(false),
+  is_verified: z.boolean().default(false),
+  avatar: Avatar.optional(),
+  remark: Remark.optional(),
+});
+export type UserCreate = z.infer<typeof UserCreate>;
+
+/** Self-edit allow-list: nickname, email, avatar, password — never flags (unknown keys are dropped). */
+export const UserUpdateSelf = z.object({
+  password: Password.optional(),
+  email: Email.optional(),
+  nickname: Nickname.optional(),
+  avatar: Avatar.optional(),
+});
+export type UserUpdateSelf = z.infer<typeof UserUpdateSelf>;
+
+export const UserUpdateAdmin = UserUpdateSelf.extend({
+  is_active: z.boolean().optional(),
+  is_superuser: z.boolean().optional(),
+  is_verified: z.boolean().optional(),
+  username: Username.optional(),
+  remark: Remark.optional(),
+});
+export type UserUpdateAdmin = z.infer<typeof UserUpdateAdmin>;
+
+export const UserIdParams = z.object({ user_id: z.coerce.number().int().positive() });
