@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config/bootstrap';
+import type { RuntimeSettings } from './config/runtime-settings';
+import type { Secrets } from './config/secrets';
+import type { Coordination } from './coordination/types';
+import type { DbHandle } from './db/client';
+import type { QueueScheduler } from './chat/scheduler';
+import type { SecretBox } from './services/secret-box';
+import type { TaskRunner } from './tasks/runner';
+import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
+
+/** Everything a service needs, built once at boot (or per test). No HTTP objects here. */
+export interface AppContext {
+  config: AppConfig;
+  runtime: RuntimeSettings;
+  dbHandle: DbHandle;
+  secrets: Secrets;
+  secretBox: SecretBox;
+  coordination: Coordination;
+  log: FastifyBaseLogger;
+  /** Where asks go (servers, credentials). */
+  upstream: UpstreamDirectory;
+  /** The queue in front of the upstream servers. */
+  scheduler: QueueScheduler;
+  /** The in-process emulator when no upstream is configured (demo mode). */
+  demo: DemoUpstream | null;
+  /** When this process started (ISO). */
+  startupTime: string;
+  /** Background tasks (scheduled only when the context was created with `tasks`; runnable on demand always). */
+  tasks: TaskRunner;
+}

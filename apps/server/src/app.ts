@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './app-context';
+import { registerAuth } from './http/auth';
+import { registerErrorHandlers } from './http/error-handler';
+import { registerRequestStats } from './http/request-stats';
+import { authRoutes } from './routes/auth.routes';
+import { healthRoutes } from './routes/health.routes';
+import { chatSocketRoute } from './chat/socket';
+import { conversationRoutes } from './routes/conversation.routes';
+import { fileRoutes } from './routes/file.routes';
+import { machineRoutes } from './routes/machine.routes';
+import { pluginRoutes } from './routes/plugin.routes';
+import { statusRoutes } from './routes/status.routes';
+import { systemRoutes } from './routes/system.routes';
+import { userRoutes } from './routes/user.routes';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its declared access (the authorization matrix test checks it covers them all). */
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+export interface BuildAppOptions {
+  /** Folder of the built web app; served at / with an SPA fallback when it exists. */
+  webDist?: string | null;
+}
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Builds the Fastify app around a context. Tests import this, never main.ts. */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: ctx.config.http.trust_proxy,
+    bodyLimit: 2 * 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  });
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        // Browser uploads go straight to the upstream's blob host (and, in demo mode, to the emulator's).
+        connectSrc: [
+          "'self'",
+          'ws:',
+          'wss:',
+          ...ctx.runtime.current().openai_web.browser_upload_origins,
+          ...(ctx.demo ? [ctx.demo.emulator.url] : []),
+        ],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: ctx.config.data.max_file_upload_size } });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Chat Commons API', version: '1.0.1' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cc_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  // The API documentation is public.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), access: 'public' };
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  const webDist = options.webDist === undefined ? DEFAULT_WEB_DIST : options.webDist;
+  const serveWeb = !!webDist && existsSync(webDist);
+  registerErrorHandlers(app, { spaFallback: serveWeb });
+  registerAuth(app, ctx);
+  registerRequestStats(app, ctx);
+
+  healthRoutes(app, ctx);
+  authRoutes(app, ctx);
+  userRoutes(app, ctx);
+  conversationRoutes(app, ctx);
+  fileRoutes(app, ctx);
+  machineRoutes(app, ctx);
+  pluginRoutes(app, ctx);
+  statusRoutes(app, ctx);
+  systemRoutes(app, ctx);
+  chatSocketRoute(app, ctx);
+
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  }
+  return app;
+}

@@ -1,0 +1,62 @@
+import { messageText } from '@cc/contracts';
+import type { AskResponse, ChatMessage } from '@cc/contracts';
+
+/** Where frames go: the websocket, or a test sink. */
+export interface FrameSink {
+  send(frame: AskResponse): void;
+  close(code: number, reason: string): void;
+}
+
+/** The text that delta frames append to: web text parts / API text. Null when the content is not plain text. */
+function appendableText(m: ChatMessage): string | null {
+  const c = m.content;
+  if (!c) return null;
+  if (m.source === 'openai_api') return messageText(m);
+  return c.content_type === 'text' ? messageText(m) : null;
+}
+
+/**
+ * Turns cumulative snapshots into frames. Full mode: every frame carries the whole message. Delta mode: a frame
+ * carries only the appended text when that is all that changed; a new message, any other change and the final
+ * state carry the whole message. Per-chunk work is proportional to the chunk, not to the answer.
+ */
+export class FrameEncoder {
+  private readonly last = new Map<string, { text: string | null; rest: string; fullSent: boolean }>();
+
+  /** Cheap prefix test: same length or longer, and the previous text's tail sits at the same place. */
+  private static extends(prev: string, next: string): boolean {
+    if (next.length < prev.length) return false;
+    const from = Math.max(0, prev.length - 64);
+    return next.slice(from, prev.length) === prev.slice(from);
+  }
+
+  constructor(private readonly mode: 'full' | 'delta') {}
+
+  encode(conversationId: string, m: ChatMessage): AskResponse {
+    if (this.mode === 'full') return { type: 'message', conversation_id: conversationId, message: m };
+    const text = appendableText(m);
+    const rest = JSON.stringify({ ...m, content: text === null ? m.content : null });
+    const prev = this.last.get(m.id);
+    this.last.set(m.id, { text, rest, fullSent: true });
+    if (
+      prev &&
+      prev.text !== null &&
+      text !== null &&
+      prev.rest === rest &&
+      FrameEncoder.extends(prev.text, text)
+    ) {
+      this.last.set(m.id, { text, rest, fullSent: false });
+      return {
+        type: 'message',
+        conversation_id: conversationId,
+        delta: { message_id: m.id, append: text.slice(prev.text.length) },
+      };
+    }
+    return { type: 'message', conversation_id: conversationId, message: m };
+  }
+
+  /** Ids whose last frame was a delta: the end sends their complete message. */
+  pendingFull(): string[] {
+    return [...this.last.entries()].filter(([, v]) => !v.fullSent).map(([id]) => id);
+  }
+}

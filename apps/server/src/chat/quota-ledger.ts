@@ -1,0 +1,161 @@
+import { sql } from 'kysely';
+import { isGpt4Model } from '@cc/contracts';
+import type { ChatSource, Config, UserSetting } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { fail } from '../http/errors';
+import type { Executor } from '../repositories/executor';
+import { askLogRepository } from '../repositories/ask-log.repository';
+import { conversationRepository } from '../repositories/conversation.repository';
+import { TOTAL, quotaRepository } from '../repositories/quota.repository';
+import { rateEventRepository } from '../repositories/rate-event.repository';
+
+/** Credits one ask costs (when the user's credits are limited). */
+export const CREDITS_PER_ASK = 1;
+
+export interface QuotaCheckInput {
+  userId: number;
+  setting: UserSetting;
+  source: ChatSource;
+  model: string;
+  newConversation: boolean;
+  hasAttachments: boolean;
+  hasImages: boolean;
+  now?: Date;
+}
+
+function inSlot(now: Date, slots: { start_time: string; end_time: string }[]): boolean {
+  if (slots.length === 0) return true;
+  const t = now.toISOString().slice(11, 19); // UTC HH:MM:SS
+  return slots.some((s) =>
+    s.start_time <= s.end_time ? t >= s.start_time && t <= s.end_time : t >= s.start_time || t <= s.end_time,
+  );
+}
+
+/**
+ * Every check before an ask, in the order of the predecessor (reference §2.4) plus rate limits and credits. Throws
+ * the exact error of the first check that fails. Reads only; the charge happens in `reserve`.
+ */
+export async function checkQuota(
+  ctx: AppContext,
+  input: QuotaCheckInput,
+  db: Executor = ctx.dbHandle.db,
+): Promise<void> {
+  const config: Config = ctx.runtime.current();
+  const s = input.source === 'openai_web' ? input.setting.openai_web : input.setting.openai_api;
+  const global = input.source === 'openai_web' ? config.openai_web : config.openai_api;
+  const now = input.now ?? new Date();
+  if (!s.allow_to_use) throw fail.userNotAllowToUseChatType(input.source);
+  if (!global.enabled) throw fail.chatTypeNotEnabled(input.source);
+  if (s.valid_until && now.getTime() > Date.parse(s.valid_until))
+    throw fail.userChatTypeExpired(`valid until: ${s.valid_until}`);
+  if (!inSlot(now, s.daily_available_time_slots)) throw fail.userNotAllowToAskAtThisTime();
+  for (const limit of s.rate_limits) {
+    const since = new Date(now.getTime() - limit.window_seconds * 1000).toISOString();
+    const used = await rateEventRepository(db).countSince(input.userId, input.source, since);
+    if (used >= limit.max_requests)
+      throw fail.rateLimited({ window_seconds: limit.window_seconds, max_requests: limit.max_requests });
+  }
+  if (!(s.available_models as string[]).includes(input.model)) throw fail.userNotAllowToUseModel(input.model);
+  if (!(global.enabled_models as string[]).includes(input.model)) throw fail.modelNotEnabled(input.model);
+  if (s.total_ask_count !== -1 && s.total_ask_count <= 0) throw fail.noAvailableTotalAskCount();
+  const perModel = (s.per_model_ask_count as Record<string, number | undefined>)[input.model];
+  if (perModel !== undefined && perModel !== -1 && perModel <= 0)
+    throw fail.noAvailableModelAskCount(input.model);
+  if (
+    input.source === 'openai_web' &&
+    isGpt4Model(input.model) &&
+    config.openai_web.gpt4_cap_per_3_hours >= 0
+  ) {
+    const since = new Date(now.getTime() - 3 * 3600 * 1000).toISOString();
+    const used = await askLogRepository(db).countSince(since, 'openai_web', 'gpt_4');
+    if (used >= config.openai_web.gpt4_cap_per_3_hours) throw fail.noAvailableGpt4AskCount();
+  }
+  if (input.newConversation && s.max_conv_count !== -1) {
+    const count = await conversationRepository(db).countValid(input.userId, input.source);
+    if (count >= s.max_conv_count) throw fail.maxConversationCountReached();
+  }
+  if (input.hasAttachments || input.hasImages) {
+    if (input.source !== 'openai_web' || !isGpt4Model(input.model)) throw fail.uploadingNotAllowed('model');
+    const web = input.setting.openai_web;
+    if (
+      input.hasAttachments &&
+      !(web.allow_uploading_attachments && config.openai_web.enable_uploading_attachments)
+    ) {
+      throw fail.uploadingNotAllowed('attachments');
+    }
+    if (
+      input.hasImages &&
+      !(web.allow_uploading_multimodal_images && config.openai_web.enable_uploading_multimodal_images)
+    ) {
+      throw fail.uploadingNotAllowed('images');
+    }
+  }
+  if (input.setting.credits !== -1 && input.setting.credits < CREDITS_PER_ASK)
+    throw fail.noAvailableCredits();
+}
+
+/** A charged ask: settle keeps the charge, refund gives everything back. Each runs at most once. */
+export interface Reservation {
+  refund(): Promise<void>;
+  settle(): void;
+}
+
+/**
+ * Charges one ask atomically: total and per-model counters, credits and a rate event, each a conditional
+ * UPDATE/INSERT in one transaction. When any counter is exhausted (a concurrent ask took the last one), nothing
+ * is charged and the matching error is thrown.
+ */
+export async function reserve(
+  ctx: AppContext,
+  userId: number,
+  source: ChatSource,
+  model: string,
+): Promise<Reservation> {
+  const state = await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const quotas = quotaRepository(trx);
+    if (!(await quotas.decrementIfAvailable(userId, source, TOTAL))) throw fail.noAvailableTotalAskCount();
+    if (!(await quotas.decrementIfAvailable(userId, source, model)))
+      throw fail.noAvailableModelAskCount(model);
+    const credits = await trx
+      .updateTable('user_settings')
+      .set({ credits: sql<number>`credits - ${CREDITS_PER_ASK}` })
+      .where('user_id', '=', userId)
+      .where('credits', '>=', CREDITS_PER_ASK)
+      .executeTakeFirst();
+    let chargedCredits = Number(credits.numUpdatedRows) > 0;
+    if (!chargedCredits) {
+      const row = await trx
+        .selectFrom('user_settings')
+        .select('credits')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (row?.credits !== -1) throw fail.noAvailableCredits();
+      chargedCredits = false;
+    }
+    const rateEventId = await rateEventRepository(trx).insert(userId, source, new Date().toISOString());
+    return { chargedCredits, rateEventId };
+  });
+  let done = false;
+  return {
+    settle() {
+      done = true;
+    },
+    async refund() {
+      if (done) return;
+      done = true;
+      await ctx.dbHandle.db.transaction().execute(async (trx) => {
+        const quotas = quotaRepository(trx);
+        await quotas.increment(userId, source, TOTAL);
+        await quotas.increment(userId, source, model);
+        if (state.chargedCredits) {
+          await trx
+            .updateTable('user_settings')
+            .set({ credits: sql<number>`credits + ${CREDITS_PER_ASK}` })
+            .where('user_id', '=', userId)
+            .execute();
+        }
+        await rateEventRepository(trx).delete(state.rateEventId);
+      });
+    },
+  };
+}

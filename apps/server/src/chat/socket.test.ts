@@ -1,0 +1,596 @@
+import type { Emulator } from '@cc/upstream-emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messageText } from '@cc/contracts';
+import type { AskResponse, ConversationHistory } from '@cc/contracts';
+import { getUser, updateUserSettings } from '../services/user.service';
+import { joinSettings } from '../services/user-settings';
+import { ask, openAsk, until } from '../test/chat-client';
+import { ADMIN, createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+let t: TestApp;
+let url: string;
+let admin: string;
+let emulator: Emulator;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    openai_api: { read_timeout: 2 },
+    openai_web: { ask_timeout: 2, queue_timeout: 5 },
+  });
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  admin = await t.login(ADMIN.username, ADMIN.password);
+  emulator = t.ctx.demo!.emulator;
+});
+afterEach(() => {
+  emulator.setFault(null);
+  emulator.setKnobs({ firstTokenLatencyMs: 0, tokensPerSecond: 0, chunkSize: 8 });
+});
+afterAll(() => t.close());
+
+const messages = (frames: AskResponse[]) =>
+  frames.filter((f): f is Extract<AskResponse, { type: 'message' }> => f.type === 'message');
+const lastText = (frames: AskResponse[]) => {
+  const full = messages(frames)
+    .filter((f) => f.message?.role === 'assistant')
+    .pop()?.message;
+  return full ? messageText(full) : '';
+};
+
+async function history(cookie: string, id: string): Promise<ConversationHistory> {
+  const res = await t.app.inject({ url: `/api/conv/${id}`, headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().result;
+}
+
+async function userCookie(patch?: (s: ReturnType<typeof joinSettings>) => void) {
+  const u = await t.createUser();
+  const s = joinSettings(u.setting, u.counters);
+  s.openai_api.rate_limits = [];
+  s.openai_web.rate_limits = [];
+  patch?.(s);
+  await updateUserSettings(t.ctx, u.row.id, s);
+  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
+}
+
+async function remaining(userId: number) {
+  const u = await getUser(t.ctx, userId);
+  return joinSettings(u.setting, u.counters);
+}
+
+describe('/api/chat on openai_api', () => {
+  it('streams an answer, stores the tree, titles the conversation and charges once', async () => {
+    const u = await userCookie();
+    const before = await remaining(u.id);
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello there' },
+      { cookie: u.cookie },
+    );
+    expect(r.code).toBe(1000);
+    expect(r.reason).toBe('tips.finished');
+    expect(r.frames[0]).toMatchObject({ type: 'waiting', tip: 'tips.waiting' });
+    const conversationId = messages(r.frames)[0]!.conversation_id;
+    const title = messages(r.frames).find((f) => f.title)?.title;
+    expect(title).toBeTruthy();
+    expect(lastText(r.frames)).toContain('hello there');
+    const final = messages(r.frames)
+      .filter((f) => f.message?.role === 'assistant')
+      .pop()!.message!;
+    expect(final.metadata).toMatchObject({
+      finish_reason: 'stop',
+      usage: { prompt_tokens: expect.any(Number) },
+    });
+
+    const list = (await t.app.inject({ url: '/api/conv', headers: { cookie: u.cookie } })).json().result;
+    expect(list).toEqual([
+      expect.objectContaining({
+        conversation_id: conversationId,
+        title,
+        source: 'openai_api',
+        current_model: 'gpt_3_5',
+      }),
+    ]);
+    const h = await history(u.cookie, conversationId);
+    const user = Object.values(h.mapping).find((m) => m.role === 'user')!;
+    const reply = h.mapping[h.current_node!]!;
+    expect(reply.parent).toBe(user.id);
+    expect(user.children).toEqual([reply.id]);
+    expect(h.current_model).toBe('gpt_3_5');
+
+    const after = await remaining(u.id);
+    expect(after.openai_api.total_ask_count).toBe(before.openai_api.total_ask_count - 1);
+    const log = await t.ctx.dbHandle.db
+      .selectFrom('ask_logs')
+      .selectAll()
+      .where('user_id', '=', u.id)
+      .execute();
+    expect(log).toEqual([
+      expect.objectContaining({
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        outcome: 'success',
+        charged: 1,
+        conversation_id: conversationId,
+      }),
+    ]);
+  });
+
+  it('branches from an older parent and sends only the requested context', async () => {
+    const u = await userCookie();
+    const first = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'one' },
+      { cookie: u.cookie },
+    );
+    const conv = messages(first.frames)[0]!.conversation_id;
+    const reply1 = (await history(u.cookie, conv)).current_node!;
+    await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: conv,
+        parent: reply1,
+        text_content: 'two',
+      },
+      { cookie: u.cookie },
+    );
+    const h2 = await history(u.cookie, conv);
+    const reply2 = h2.current_node!;
+    expect(Object.keys(h2.mapping)).toHaveLength(4);
+
+    // Branch: ask again from reply1 (not the latest), with only the last message as context.
+    await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: conv,
+        parent: reply1,
+        text_content: 'three',
+        api_context_message_count: 1,
+      },
+      { cookie: u.cookie },
+    );
+    const sent = emulator.requests
+      .filter((r) => r.path === '/v1/chat/completions' && (r.body as { stream?: boolean }).stream)
+      .pop()!;
+    expect((sent.body as { messages: { role: string; content: string }[] }).messages).toEqual([
+      { role: 'assistant', content: expect.stringContaining('one') },
+      { role: 'user', content: 'three' },
+    ]);
+    const h3 = await history(u.cookie, conv);
+    expect(Object.keys(h3.mapping)).toHaveLength(6);
+    expect(h3.mapping[reply1]!.children).toHaveLength(2);
+    expect(h3.mapping[h3.current_node!]!.parent).not.toBe(reply2);
+    // Whole path (-1): user one, assistant one, user three.
+    await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: conv,
+        parent: h3.current_node!,
+        text_content: 'four',
+      },
+      { cookie: u.cookie },
+    );
+    const whole = emulator.requests
+      .filter((r) => r.path === '/v1/chat/completions' && (r.body as { stream?: boolean }).stream)
+      .pop()!;
+    expect((whole.body as { messages: unknown[] }).messages).toHaveLength(5);
+  });
+
+  it('does not cut an answer that contains the text [DONE]', async () => {
+    const u = await userCookie();
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#done' },
+      { cookie: u.cookie },
+    );
+    expect(r.code).toBe(1000);
+    const text = lastText(r.frames);
+    expect(text).toContain('[DONE]');
+    expect(text.indexOf('[DONE]')).toBeLessThan(text.length - 10);
+  });
+
+  it('delta mode sends appended text and ends with the complete message', async () => {
+    const u = await userCookie();
+    const r = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        text_content: '#long 200',
+        stream_mode: 'delta',
+      },
+      { cookie: u.cookie },
+    );
+    const deltas = messages(r.frames).filter((f) => f.delta);
+    expect(deltas.length).toBeGreaterThan(10);
+    let rebuilt = '';
+    for (const f of messages(r.frames)) {
+      if (f.message?.role === 'assistant') rebuilt = messageText(f.message);
+      if (f.delta) rebuilt += f.delta.append;
+    }
+    expect(rebuilt).toBe(lastText(r.frames));
+    expect(rebuilt.split(/\s+/).length).toBeGreaterThanOrEqual(200);
+    const fullFrames = messages(r.frames).filter((f) => f.message?.role === 'assistant');
+    expect(fullFrames.length).toBeLessThan(5);
+  });
+
+  it('maps an upstream 429 to its error key, refunds, and leaves the user idle', async () => {
+    const u = await userCookie();
+    const before = (await remaining(u.id)).openai_api.total_ask_count;
+    emulator.setFault({ status: 429, once: true });
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
+      { cookie: u.cookie },
+    );
+    expect(r.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.openai.429' });
+    expect(r.code).toBe(1001);
+    expect((await remaining(u.id)).openai_api.total_ask_count).toBe(before);
+    expect((await t.app.inject({ url: '/api/conv', headers: { cookie: u.cookie } })).json().result).toEqual(
+      [],
+    );
+    const again = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
+      { cookie: u.cookie },
+    );
+    expect(again.code).toBe(1000);
+  });
+
+  it('stop: the upstream request is aborted promptly and the partial answer is kept and charged', async () => {
+    const u = await userCookie();
+    emulator.setKnobs({ tokensPerSecond: 200, chunkSize: 4 });
+    const before = (await remaining(u.id)).openai_api.total_ask_count;
+    let seen = 0;
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 2000' },
+      {
+        cookie: u.cookie,
+        onFrame: (f) => f.type === 'message' && f.message?.role === 'assistant' && ++seen >= 5,
+      },
+    );
+    const stoppedAt = Date.now();
+    expect(r.code).toBe(1000);
+    const req = await emulator.waitForRequest(
+      (x) => x.path === '/v1/chat/completions' && x.aborted === true,
+      3000,
+    );
+    expect(req.abortedAt! - stoppedAt).toBeLessThan(1000);
+    const conv = messages(r.frames)[0]!.conversation_id;
+    await until(async () => (await t.ctx.coordination.chatStatus.get(u.id)) === null);
+    const h = await history(u.cookie, conv);
+    const reply = Object.values(h.mapping).find((m) => m.role === 'assistant')!;
+    expect(messageText(reply).length).toBeGreaterThan(0);
+    expect((await remaining(u.id)).openai_api.total_ask_count).toBe(before - 1);
+    const log = await t.ctx.dbHandle.db
+      .selectFrom('ask_logs')
+      .selectAll()
+      .where('user_id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    expect(log.outcome).toBe('canceled');
+  });
+
+  it('an upstream stall hits the read timeout; a mid-stream disconnect keeps the partial answer', async () => {
+    const u = await userCookie();
+    emulator.setFault({ stallAfterChunks: 0, once: true });
+    const stalled = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'stall' },
+      { cookie: u.cookie },
+    );
+    expect(stalled.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.timeout' });
+    expect(await t.ctx.coordination.chatStatus.get(u.id)).toBeNull();
+
+    emulator.setFault({ disconnectAfterChunks: 4, once: true });
+    const cut = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 300' },
+      { cookie: u.cookie },
+    );
+    expect(cut.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.httpError' });
+    expect(cut.code).toBe(1014);
+    const conv = messages(cut.frames)[0]!.conversation_id;
+    const h = await history(u.cookie, conv);
+    expect(Object.values(h.mapping).some((m) => m.role === 'assistant')).toBe(true);
+
+    emulator.setFault({ malformedLineAfterChunks: 2, once: true });
+    const malformed = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'still fine' },
+      { cookie: u.cookie },
+    );
+    expect(malformed.code).toBe(1000);
+  });
+});
+
+describe('/api/chat on openai_web', () => {
+  it('streams tool messages, takes the upstream title and reads history from the upstream', async () => {
+    const u = await userCookie();
+    const r = await ask(
+      url,
+      {
+        source: 'openai_web',
+        model: 'gpt_4_code_interpreter',
+        new_conversation: true,
+        text_content: '#code plot it',
+      },
+      { cookie: u.cookie },
+    );
+    expect(r.code).toBe(1000);
+    const conv = messages(r.frames)[0]!.conversation_id;
+    const title = messages(r.frames).find((f) => f.title)?.title;
+    expect(title).toBeTruthy();
+    const roles = new Set(messages(r.frames).map((f) => f.message?.content?.content_type));
+    expect(roles).toEqual(new Set([undefined, 'text', 'code', 'execution_output']));
+    const h = await history(u.cookie, conv);
+    expect(h.from_cache).toBeUndefined();
+    expect(h.title).toBe(title);
+    const current = h.mapping[h.current_node!]!;
+    expect(current.role).toBe('assistant');
+    // Follow the path to the user message.
+    const path: string[] = [];
+    for (let m = current; m; m = h.mapping[m.parent ?? '']!) path.push(m.role);
+    expect(path.filter((role) => role !== 'system')).toEqual(['assistant', 'tool', 'assistant', 'user']);
+  });
+
+  it('falls back to the local copy when the upstream is down', async () => {
+    const u = await userCookie();
+    const r = await ask(
+      url,
+      {
+        source: 'openai_web',
+        model: 'gpt_4',
+        new_conversation: true,
+        text_content: 'keep me',
+        new_title: 'Mine',
+      },
+      { cookie: u.cookie },
+    );
+    const conv = messages(r.frames)[0]!.conversation_id;
+    const row = await t.ctx.dbHandle.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('conversation_id', '=', conv)
+      .executeTakeFirstOrThrow();
+    expect(row.title).toBe('Mine');
+    emulator.setFault({ status: 500 });
+    const original = t.ctx.upstream.webTarget.bind(t.ctx.upstream);
+    t.ctx.upstream.webTarget = () => ({
+      ...original(),
+      baseUrl: 'http://127.0.0.1:1/backend-api/',
+      connectTimeoutMs: 500,
+    });
+    try {
+      const h = await history(u.cookie, conv);
+      expect(h.from_cache).toBe(true);
+      expect(
+        Object.values(h.mapping)
+          .map((m) => m.role)
+          .sort(),
+      ).toEqual(['assistant', 'user']);
+    } finally {
+      t.ctx.upstream.webTarget = original;
+    }
+  });
+
+  it('continues a cut answer in place', async () => {
+    const u = await userCookie();
+    const r = await ask(
+      url,
+      { source: 'openai_web', model: 'gpt_4', new_conversation: true, text_content: '#length' },
+      { cookie: u.cookie },
+    );
+    const conv = messages(r.frames)[0]!.conversation_id;
+    const h = await history(u.cookie, conv);
+    const cutId = h.current_node!;
+    expect(h.mapping[cutId]!.metadata).toMatchObject({ finish_details: { type: 'max_tokens' } });
+    const c = await ask(
+      url,
+      {
+        source: 'openai_web',
+        model: 'gpt_4',
+        new_conversation: false,
+        conversation_id: conv,
+        parent: cutId,
+        text_content: ':continue',
+      },
+      { cookie: u.cookie },
+    );
+    expect(c.code).toBe(1000);
+    const after = await history(u.cookie, conv);
+    expect(after.current_node).toBe(cutId);
+    expect(Object.keys(after.mapping)).toHaveLength(Object.keys(h.mapping).length);
+  });
+});
+
+describe('refusals and the queue', () => {
+  it('closes 1008 without a session and for a foreign Origin; 1007 for an invalid request', async () => {
+    const anon = await ask(url, {
+      source: 'openai_api',
+      model: 'gpt_3_5',
+      new_conversation: true,
+      text_content: 'x',
+    });
+    expect([anon.code, anon.reason]).toEqual([1008, 'errors.unauthorized']);
+    const foreign = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'x' },
+      { cookie: admin, origin: 'https://evil.example' },
+    );
+    expect([foreign.code, foreign.reason]).toEqual([1008, 'errors.originNotAllowed']);
+    const invalid = await ask(url, null, {
+      cookie: admin,
+      raw: JSON.stringify({ source: 'openai_api', new_conversation: false, text_content: 'x' }),
+    });
+    expect(invalid.code).toBe(1007);
+    expect(invalid.frames[0]).toMatchObject({ type: 'error', tip: 'errors.invalidAskRequest' });
+    const notJson = await ask(url, null, { cookie: admin, raw: '{nope' });
+    expect(notJson.code).toBe(1007);
+  });
+
+  it('refuses with the quota error frame and close 1008, charging nothing', async () => {
+    const u = await userCookie((s) => (s.openai_api.total_ask_count = 0));
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'x' },
+      { cookie: u.cookie },
+    );
+    expect(r.frames).toEqual([
+      expect.objectContaining({ type: 'error', tip: 'errors.noAvailableTotalAskCount' }),
+    ]);
+    expect([r.code, r.reason]).toEqual([1008, 'errors.noAvailableTotalAskCount']);
+  });
+
+  it("another user's conversation is refused (10403 frame)", async () => {
+    const owner = await userCookie();
+    const other = await userCookie();
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'mine' },
+      { cookie: owner.cookie },
+    );
+    const conv = messages(r.frames)[0]!.conversation_id;
+    const parent = (await history(owner.cookie, conv)).current_node!;
+    const denied = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: conv,
+        parent,
+        text_content: 'x',
+      },
+      { cookie: other.cookie },
+    );
+    expect(denied.frames[0]).toMatchObject({ type: 'error', tip: 'errors.accessDenied' });
+    const missing = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: '00000000-0000-4000-8000-000000000000',
+        parent,
+        text_content: 'x',
+      },
+      { cookie: other.cookie },
+    );
+    expect(missing.frames[0]).toMatchObject({ type: 'error', tip: 'errors.conversationNotFound' });
+    // A superuser may continue any conversation.
+    const bySuperuser = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: conv,
+        parent,
+        text_content: 'admin',
+      },
+      { cookie: admin },
+    );
+    expect(bySuperuser.code).toBe(1000);
+  });
+
+  it('queues FIFO with positions; a client leaving the queue is removed; nobody stays stuck', async () => {
+    const a = await userCookie();
+    const b = await userCookie();
+    const c = await userCookie();
+    emulator.setKnobs({ tokensPerSecond: 100, chunkSize: 4 });
+    const first = openAsk(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: '#long 150' },
+      a.cookie,
+    );
+    await until(() => first.frames.some((f) => f.type === 'message'));
+    const second = openAsk(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: 'second' },
+      b.cookie,
+    );
+    await until(() => second.frames.some((f) => f.type === 'queueing'));
+    const third = openAsk(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: 'third' },
+      c.cookie,
+    );
+    await until(() => third.frames.some((f) => f.type === 'queueing' && f.position === 2));
+    expect(second.frames.find((f) => f.type === 'queueing')).toMatchObject({ position: 1 });
+    expect(await t.ctx.coordination.chatStatus.get(b.id)).toBe('queueing');
+    const status = (await t.app.inject({ url: '/api/status/common', headers: { cookie: admin } })).json()
+      .result;
+    expect(status).toMatchObject({ is_chatbot_busy: true });
+    second.close();
+    await second.closed;
+    await until(() => third.frames.some((f) => f.type === 'queueing' && f.position === 1));
+    await until(async () => (await t.ctx.coordination.chatStatus.get(b.id)) === null);
+    expect((await first.closed).code).toBe(1000);
+    expect((await third.closed).code).toBe(1000);
+    for (const id of [a.id, b.id, c.id]) expect(await t.ctx.coordination.chatStatus.get(id)).toBeNull();
+    // b can ask again at once.
+    const again = await ask(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: 'again' },
+      { cookie: b.cookie },
+    );
+    expect(again.code).toBe(1000);
+  });
+
+  it('flushes a long answer to the database while it streams (at most ~1 s behind)', async () => {
+    const u = await userCookie();
+    emulator.setKnobs({ tokensPerSecond: 60, chunkSize: 4 });
+    const live = openAsk(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 300' },
+      u.cookie,
+    );
+    await until(
+      () => live.frames.filter((f) => f.type === 'message' && f.message?.role === 'assistant').length > 40,
+      10_000,
+    );
+    const conv = messages(live.frames)[0]!.conversation_id;
+    const streamed = lastText(live.frames).length;
+    await new Promise((r) => setTimeout(r, 1200));
+    const rows = await t.ctx.dbHandle.db
+      .selectFrom('messages')
+      .select(['role', 'text'])
+      .where('conversation_id', '=', conv)
+      .execute();
+    const stored = rows.find((r) => r.role === 'assistant')?.text.length ?? 0;
+    expect(stored).toBeGreaterThanOrEqual(streamed);
+    expect(live.frames.some((f) => f.type === 'message' && f.title)).toBe(false);
+    live.close();
+    await live.closed;
+  });
+
+  it('one ask at a time per user', async () => {
+    const u = await userCookie();
+    emulator.setKnobs({ tokensPerSecond: 100, chunkSize: 4 });
+    const first = openAsk(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 100' },
+      u.cookie,
+    );
+    await until(() => first.frames.some((f) => f.type === 'message'));
+    const second = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'x' },
+      { cookie: u.cookie },
+    );
+    expect([second.code, second.reason]).toEqual([1008, 'errors.cannotConnectMoreThanOneClient']);
+    first.close();
+    await first.closed;
+  });
+});

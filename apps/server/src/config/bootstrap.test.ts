@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './bootstrap';
+import { loadSecrets } from './secrets';
+
+function dir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'cc-config-'));
+}
+
+describe('loadConfig', () => {
+  it('has the SPEC §9 defaults', () => {
+    const c = loadConfig({ CC_DATA_DIR: dir() });
+    expect(c.openai_web).toMatchObject({
+      enabled: true,
+      is_plus_account: true,
+      common_timeout: 20,
+      ask_timeout: 600,
+      sync_conversations_on_startup: true,
+      sync_conversations_schedule: false,
+      sync_conversations_schedule_interval_hours: 12,
+      enabled_models: ['gpt_3_5', 'gpt_4', 'gpt_4_code_interpreter', 'gpt_4_plugins', 'gpt_4_browsing'],
+      file_upload_strategy: 'browser_upload_only',
+      enable_uploading_attachments: true,
+      enable_uploading_multimodal_images: true,
+      proxy: null,
+    });
+    expect(c.openai_web.model_code_mapping.gpt_4).toBe('gpt-4');
+    expect(c.openai_api).toMatchObject({
+      enabled: true,
+      connect_timeout: 10,
+      read_timeout: 20,
+      enabled_models: ['gpt_3_5', 'gpt_4'],
+      model_code_mapping: { gpt_3_5: 'gpt-3.5-turbo', gpt_4: 'gpt-4' },
+    });
+    expect(c.common).toMatchObject({
+      print_sql: false,
+      create_initial_admin_user: true,
+      initial_admin_user_username: 'admin',
+    });
+    expect(c.http.port).toBe(8000);
+    expect(c.http.host).toBe('127.0.0.1');
+    expect(c.http.cors_allow_origins).toHaveLength(4);
+    expect(c.data).toMatchObject({ run_migration: false, max_file_upload_size: 104857600 });
+    expect(c.auth).toMatchObject({ jwt_lifetime_seconds: 259200, cookie_max_age: 259200, jwt_secret: null });
+    expect(c.stats).toMatchObject({
+      ask_stats_ttl: 7776000,
+      request_stats_ttl: 2592000,
+      request_stats_filter_keywords: ['/status'],
+    });
+    expect(c.log.console_log_level).toBe('INFO');
+    expect(Object.isFrozen(c.http)).toBe(true);
+  });
+
+  it('layers config.yaml under the environment', () => {
+    const d = dir();
+    writeFileSync(
+      path.join(d, 'config.yaml'),
+      'http:\n  port: 9000\n  host: 0.0.0.0\nopenai_api:\n  read_timeout: 45\n',
+    );
+    const c = loadConfig({ CC_DATA_DIR: d, CC_PORT: '9100', CC_LOG_LEVEL: 'DEBUG' });
+    expect(c.http.port).toBe(9100);
+    expect(c.http.host).toBe('0.0.0.0');
+    expect(c.openai_api.read_timeout).toBe(45);
+    expect(c.log.console_log_level).toBe('DEBUG');
+    expect(c.data.data_dir).toBe(d);
+  });
+
+  it('reads every documented environment variable', () => {
+    const d = dir();
+    const c = loadConfig({
+      CC_DATA_DIR: d,
+      CC_HOST: '127.0.0.2',
+      CC_DATABASE_URL: 'postgres://x@127.0.0.1/db',
+      CC_REDIS_URL: 'redis://127.0.0.1:6379',
+      CC_INITIAL_ADMIN_USERNAME: 'root',
+      CC_INITIAL_ADMIN_PASSWORD: 'long-enough-1',
+    });
+    expect(c.http.host).toBe('127.0.0.2');
+    expect(c.data.database_url).toBe('postgres://x@127.0.0.1/db');
+    expect(c.data.redis_url).toBe('redis://127.0.0.1:6379');
+    expect(c.common.initial_admin_user_username).toBe('root');
+    expect(c.common.initial_admin_user_password).toBe('long-enough-1');
+  });
+
+  it('fails with the full list of problems', () => {
+    const d = dir();
+    writeFileSync(
+      path.join(d, 'config.yaml'),
+      'openai_web:\n  common_timeout: 0\n  ask_timeout: 0\nopenai_api:\n  connect_timeout: 0\ndata:\n  max_file_upload_size: -1\nauth:\n  jwt_lifetime_seconds: 0\n',
+    );
+    let error: unknown;
+    try {
+      loadConfig({ CC_DATA_DIR: d, CC_PORT: '70000' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const key of [
+      'openai_web.common_timeout',
+      'openai_web.ask_timeout',
+      'openai_api.connect_timeout',
+      'data.max_file_upload_size',
+      'auth.jwt_lifetime_seconds',
+      'http.port',
+    ]) {
+      expect(problems).toContain(key);
+    }
+  });
+
+  it('rejects an unparsable config file', () => {
+    const d = dir();
+    writeFileSync(path.join(d, 'config.yaml'), 'http: [unclosed');
+    expect(() => loadConfig({ CC_DATA_DIR: d })).toThrow(ConfigError);
+  });
+});
+
+describe('loadSecrets', () => {
+  it('generates random secrets once and keeps them in the data dir', () => {
+    const d = dir();
+    const c = loadConfig({ CC_DATA_DIR: d });
+    const a = loadSecrets(c);
+    const b = loadSecrets(c);
+    expect(a.sessionKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(a).toEqual(b);
+    const other = loadSecrets(loadConfig({ CC_DATA_DIR: dir() }));
+    expect(other.sessionKey).not.toBe(a.sessionKey);
+    expect(JSON.parse(readFileSync(path.join(d, 'secrets.json'), 'utf8'))).toMatchObject({
+      sessionKey: a.sessionKey,
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Config } from '@cc/contracts';
+import type { ConfigInput } from '@cc/contracts';
+
+/** Environment variables the server reads, and the config key each one sets. */
+export const ENV_KEYS = {
+  CC_HOST: ['http', 'host'],
+  CC_PORT: ['http', 'port'],
+  CC_DATA_DIR: ['data', 'data_dir'],
+  CC_DATABASE_URL: ['data', 'database_url'],
+  CC_REDIS_URL: ['data', 'redis_url'],
+  CC_RUN_MIGRATION: ['data', 'run_migration'],
+  CC_INITIAL_ADMIN_USERNAME: ['common', 'initial_admin_user_username'],
+  CC_INITIAL_ADMIN_PASSWORD: ['common', 'initial_admin_user_password'],
+  CC_LOG_LEVEL: ['log', 'console_log_level'],
+} as const;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function coerce(raw: string): unknown {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^-?\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+/** Data dir is needed before config.yaml can be found: env, else the default. */
+export function resolveDataDir(env: Env, cwd = process.cwd()): string {
+  return path.resolve(cwd, env.CC_DATA_DIR ?? './data');
+}
+
+/**
+ * Loads the configuration once: defaults ← `<data_dir>/config.yaml` ← environment. Fails with every problem
+ * listed. The result is frozen; runtime-editable parts live in the runtime settings service.
+ */
+export function loadConfig(env: Env = process.env, options: { cwd?: string; overrides?: ConfigInput } = {}) {
+  const cwd = options.cwd ?? process.cwd();
+  const dataDir = resolveDataDir(env, cwd);
+  const problems: string[] = [];
+  let fromFile: Record<string, unknown> = {};
+  const file = path.join(dataDir, 'config.yaml');
+  if (existsSync(file)) {
+    try {
+      const parsed: unknown = parseYaml(readFileSync(file, 'utf8'));
+      if (parsed && typeof parsed === 'object') fromFile = parsed as Record<string, unknown>;
+      else if (parsed != null) problems.push(`${file}: expected a mapping at the top level`);
+    } catch (e) {
+      problems.push(`${file}: ${(e as Error).message}`);
+    }
+  }
+  const merged = structuredClone({ ...fromFile, ...(options.overrides ?? {}) }) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  for (const [name, [section, key]] of Object.entries(ENV_KEYS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    merged[section] ??= {};
+    const target = merged[section];
+    target[key] = key === 'port' || key === 'run_migration' ? coerce(raw) : raw;
+  }
+  const result = Config.safeParse(merged);
+  if (!result.success) {
+    for (const issue of result.error.issues)
+      problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  const config = result.data;
+  config.data.data_dir = path.resolve(cwd, config.data.data_dir);
+  return deepFreeze(config);
+}
+
+export type AppConfig = Readonly<Config>;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,134 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ChatSource } from '@cc/contracts';
+import type { AppContext } from './app-context';
+import type { AppConfig } from './config/bootstrap';
+import { createRuntimeSettings } from './config/runtime-settings';
+import { loadSecrets } from './config/secrets';
+import { memoryCoordination } from './coordination/memory';
+import { redisCoordination } from './coordination/redis';
+import { RedisScheduler } from './coordination/redis-scheduler';
+import { openDb } from './db/client';
+import { prepareSchema } from './db/migrate';
+import { Scheduler } from './chat/scheduler';
+import { loadCredentials } from './services/credentials.service';
+import { createSecretBox } from './services/secret-box';
+import { createUpstreamDirectory } from './services/upstream.service';
+import type { DemoUpstream } from './services/upstream.service';
+import { ensureInitialAdmin } from './services/user.service';
+import { BUILTIN_TASKS, SYNC_TASK } from './tasks/builtin';
+import { createTaskRunner } from './tasks/runner';
+import type { TaskRunnerOptions } from './tasks/runner';
+
+/**
+ * Boot sequence shared by main.ts and the tests: open the database, create or migrate the schema, load the
+ * runtime settings, start the demo upstream when nothing is configured, create the initial admin.
+ */
+export interface ContextOptions {
+  /** Start the emulator in-process when a source has no upstream configured (default true). */
+  demo?: boolean;
+  /**
+   * Run the background tasks on their schedule and re-read the shared settings every 30 s (main.ts does; tests
+   * opt in). Without it the tasks still exist and run on demand (admin → tasks → run now).
+   */
+  tasks?: TaskRunnerOptions & {
+    /** Run the conversation sync once at start when `openai_web.sync_conversations_on_startup` (default true). */
+    startupSync?: boolean;
+  };
+}
+
+/** How often a running server re-reads the shared settings (config, credentials, servers) saved by other instances. */
+const SHARED_SETTINGS_REFRESH_MS = 30_000;
+const refreshTimers = new WeakMap<AppContext, NodeJS.Timeout>();
+
+async function startDemo(log: FastifyBaseLogger): Promise<DemoUpstream> {
+  const { startEmulator } = await import('@cc/upstream-emulator');
+  const emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
+  log.warn(
+    `Demo upstream: no upstream base URL or credentials are configured, so the built-in emulator at ${emulator.url} answers. ` +
+      'Configure credentials (admin → config) or openai_web.chatgpt_base_url / openai_api.openai_base_url to use a real provider.',
+  );
+  return {
+    webBaseUrl: emulator.webBaseUrl,
+    apiBaseUrl: emulator.apiBaseUrl,
+    emulator,
+    close: () => emulator.close(),
+  };
+}
+
+export async function createContext(
+  config: AppConfig,
+  log: FastifyBaseLogger,
+  options: ContextOptions = {},
+): Promise<AppContext> {
+  const dbHandle = openDb({
+    databaseUrl: config.data.database_url,
+    dataDir: config.data.data_dir,
+    onQuery: config.common.print_sql ? (sql, ms) => log.debug({ ms }, sql) : undefined,
+  });
+  let demo: DemoUpstream | null = null;
+  try {
+    const applied = await prepareSchema(dbHandle, config.data.run_migration);
+    if (applied.length) log.info(`Database ${dbHandle.describe}: applied ${applied.join(', ')}`);
+    const secrets = loadSecrets(config);
+    const runtime = createRuntimeSettings(config, dbHandle.db);
+    await runtime.load();
+    const secretBox = createSecretBox(secrets.credentialsKey);
+    const credentials = await loadCredentials({ dbHandle, secretBox });
+    const live = runtime.current();
+    const needsDemo =
+      (!live.openai_web.chatgpt_base_url && !credentials.openai_web_access_token) ||
+      (!live.openai_api.openai_base_url && !credentials.openai_api_key);
+    demo = options.demo !== false && needsDemo ? await startDemo(log) : null;
+    const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime }, demo);
+    await upstream.refresh();
+    const servers = (source: string) => upstream.servers(source as ChatSource);
+    const ctx: AppContext = {
+      config,
+      runtime,
+      dbHandle,
+      secrets,
+      secretBox,
+      coordination: config.data.redis_url
+        ? redisCoordination(config.data.redis_url, config.data.redis_prefix)
+        : memoryCoordination(),
+      upstream,
+      scheduler: config.data.redis_url
+        ? new RedisScheduler(config.data.redis_url, config.data.redis_prefix, servers)
+        : new Scheduler(servers),
+      demo,
+      log,
+      startupTime: new Date().toISOString(),
+      // Set just below: the runner needs the context it belongs to.
+      tasks: null as unknown as AppContext['tasks'],
+    };
+    ctx.tasks = createTaskRunner(ctx, BUILTIN_TASKS, options.tasks);
+    await ensureInitialAdmin(ctx);
+    if (options.tasks) {
+      const startupSync =
+        options.tasks.startupSync !== false && ctx.runtime.current().openai_web.sync_conversations_on_startup;
+      ctx.tasks.start(startupSync ? [SYNC_TASK] : []);
+      const timer = setInterval(() => {
+        ctx.runtime
+          .load()
+          .then(() => ctx.upstream.refresh())
+          .catch((err: unknown) => log.warn({ err }, 'shared settings not refreshed'));
+      }, SHARED_SETTINGS_REFRESH_MS);
+      timer.unref();
+      refreshTimers.set(ctx, timer);
+    }
+    return ctx;
+  } catch (e) {
+    await demo?.close();
+    await dbHandle.close();
+    throw e;
+  }
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  clearInterval(refreshTimers.get(ctx));
+  await ctx.tasks.stop();
+  await ctx.demo?.close();
+  await ctx.scheduler.close();
+  await ctx.coordination.close();
+  await ctx.dbHandle.close();
+}

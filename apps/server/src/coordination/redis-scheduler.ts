@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { NoServerError, QueueTimeoutError } from '../chat/scheduler';
+import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from '../chat/scheduler';
+
+/** A waiter that stops refreshing its ticket (its instance died) leaves the queue after this long. */
+const TICKET_TTL_MS = 10_000;
+/** A slot whose holder stops renewing (its instance died) is free again after this long. */
+const LEASE_TTL_MS = 30_000;
+/** Waiters re-check at least this often, besides the release notifications. */
+const POLL_MS = 500;
+
+/**
+ * One atomic step of a waiter: drop dead waiters ahead of it, count free slots (expired leases removed), and take
+ * a slot when the waiter is within the first `free` live waiters. Returns {0, serverKey} or {position}.
+ */
+const STEP = `
+local q = KEYS[1]
+local me = ARGV[1]
+local now = tonumber(ARGV[2])
+local ttl = tonumber(ARGV[3])
+local prefix = ARGV[4]
+local servers = cjson.decode(ARGV[5])
+local prefer = ARGV[6]
+local leaseId = ARGV[7]
+local rank = nil
+local live = 0
+for _, t in ipairs(redis.call('ZRANGE', q, 0, -1)) do
+  if t == me then rank = live break end
+  if redis.call('EXISTS', prefix .. 't:' .. t) == 0 then redis.call('ZREM', q, t) else live = live + 1 end
+end
+if rank == nil then return {-1} end
+local free = 0
+local best = nil
+local bestLoad = nil
+for _, s in ipairs(servers) do
+  local lk = prefix .. 'l:' .. s.key
+  redis.call('ZREMRANGEBYSCORE', lk, '-inf', now)
+  local used = redis.call('ZCARD', lk)
+  if used < s.capacity then
+    free = free + (s.capacity - used)
+    local load = used / s.weight
+    if s.key == prefer then best = s.key bestLoad = -1
+    elseif bestLoad == nil or load < bestLoad then best = s.key bestLoad = load end
+  end
+end
+if best ~= nil and rank < free then
+  redis.call('ZADD', prefix .. 'l:' .. best, now + ttl, leaseId)
+  redis.call('ZREM', q, me)
+  redis.call('DEL', prefix .. 't:' .. me)
+  return {0, best}
+end
+return {rank + 1}
+`;
+
+/**
+ * The queue shared by every instance: FIFO tickets in a sorted set, one leased-slot set per server, release
+ * notifications over pub/sub. Slots and tickets expire when their instance stops renewing them, so a crash never
+ * keeps the upstream blocked.
+ */
+export class RedisScheduler implements QueueScheduler {
+  private readonly redis: Redis;
+  private readonly sub: Redis;
+  private readonly wakers = new Map<string, Set<() => void>>();
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly servers: (source: string) => ServerSlot[],
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.sub = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.redis.defineCommand('ccStep', { numberOfKeys: 1, lua: STEP });
+    this.sub.on('message', (channel: string) => {
+      for (const wake of this.wakers.get(channel) ?? []) wake();
+    });
+  }
+
+  private channel(source: string): string {
+    return `${this.prefix}free:${source}`;
+  }
+
+  private async notify(source: string): Promise<void> {
+    await this.redis.publish(this.channel(source), '1');
+  }
+
+  async acquire(req: AcquireRequest): Promise<Lease> {
+    if (req.signal.aborted) throw new DOMException('aborted', 'AbortError');
+    const candidates = this.servers(req.source).filter((s) => !req.excludeKeys?.includes(s.key));
+    if (candidates.length === 0) throw new NoServerError(req.source);
+    const ticket = randomUUID();
+    const queue = `${this.prefix}q:${req.source}`;
+    const enqueuedAt = Date.now();
+    const seq = await this.redis.incr(`${this.prefix}qseq:${req.source}`);
+    await this.redis
+      .multi()
+      .set(`${this.prefix}t:${ticket}`, '1', 'PX', TICKET_TTL_MS)
+      .zadd(queue, seq, ticket)
+      .exec();
+
+    const channel = this.channel(req.source);
+    let wake: () => void = () => undefined;
+    const wakeSet = this.wakers.get(channel) ?? new Set();
+    this.wakers.set(channel, wakeSet);
+    if (wakeSet.size === 0) await this.sub.subscribe(channel);
+    const waker = () => wake();
+    wakeSet.add(waker);
+    const leave = async () => {
+      wakeSet.delete(waker);
+      await this.redis.multi().zrem(queue, ticket).del(`${this.prefix}t:${ticket}`).exec();
+      await this.notify(req.source);
+    };
+
+    let lastPosition = 0;
+    try {
+      for (;;) {
+        if (req.signal.aborted) throw new DOMException('aborted', 'AbortError');
+        if (Date.now() - enqueuedAt > req.timeoutMs) throw new QueueTimeoutError();
+        const servers = this.servers(req.source).filter((s) => !req.excludeKeys?.includes(s.key));
+        if (servers.length === 0) throw new NoServerError(req.source);
+        const leaseId = randomUUID();
+        const result = (await (
+          this.redis as Redis & { ccStep: (...a: unknown[]) => Promise<unknown[]> }
+        ).ccStep(
+          queue,
+          ticket,
+          Date.now(),
+          LEASE_TTL_MS,
+          this.prefix,
+          JSON.stringify(servers.map((s) => ({ key: s.key, capacity: s.capacity, weight: s.weight }))),
+          req.preferKey ?? '',
+          leaseId,
+        )) as [number, string?];
+        if (result[0] === 0 && result[1]) {
+          wakeSet.delete(waker);
+          const server = servers.find((s) => s.key === result[1])!;
+          return this.lease(req.source, server, leaseId, (Date.now() - enqueuedAt) / 1000);
+        }
+        if (result[0] === -1) {
+          // Our ticket expired (a long pause): queue again at the back.
+          await this.redis
+            .multi()
+            .set(`${this.prefix}t:${ticket}`, '1', 'PX', TICKET_TTL_MS)
+            .zadd(queue, await this.redis.incr(`${this.prefix}qseq:${req.source}`), ticket)
+            .exec();
+          continue;
+        }
+        if (result[0] !== lastPosition) {
+          lastPosition = result[0];
+          req.onPosition?.(lastPosition);
+        }
+        await this.redis.pexpire(`${this.prefix}t:${ticket}`, TICKET_TTL_MS);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, POLL_MS);
+          const onAbort = () => resolve();
+          req.signal.addEventListener('abort', onAbort, { once: true });
+          wake = () => {
+            clearTimeout(timer);
+            req.signal.removeEventListener('abort', onAbort);
+            resolve();
+          };
+        });
+      }
+    } catch (e) {
+      await leave().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private lease(source: string, server: ServerSlot, leaseId: string, queuedSeconds: number): Lease {
+    const key = `${this.prefix}l:${server.key}`;
+    const renew = setInterval(
+      () => void this.redis.zadd(key, 'XX', Date.now() + LEASE_TTL_MS, leaseId).catch(() => undefined),
+      LEASE_TTL_MS / 3,
+    );
+    renew.unref();
+    let released = false;
+    return {
+      server,
+      queuedSeconds,
+      release: () => {
+        if (released) return;
+        released = true;
+        clearInterval(renew);
+        void this.redis
+          .zrem(key, leaseId)
+          .then(() => this.notify(source))
+          .catch(() => undefined);
+      },
+    };
+  }
+
+  async snapshot(
+    source: string,
+  ): Promise<{ inFlight: Record<string, number>; waiting: number; capacity: number }> {
+    const servers = this.servers(source);
+    const now = Date.now();
+    const inFlight: Record<string, number> = {};
+    for (const s of servers)
+      inFlight[s.key] = await this.redis.zcount(`${this.prefix}l:${s.key}`, now, '+inf');
+    return {
+      inFlight,
+      waiting: await this.redis.zcard(`${this.prefix}q:${source}`),
+      capacity: servers.reduce((n, s) => n + s.capacity, 0),
+    };
+  }
+
+  async isBusy(source: string): Promise<boolean> {
+    const snap = await this.snapshot(source);
+    return this.servers(source).every((s) => (snap.inFlight[s.key] ?? 0) >= s.capacity);
+  }
+
+  async close(): Promise<void> {
+    await this.sub.quit().catch(() => this.sub.disconnect());
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,91 @@
+import { Redis } from 'ioredis';
+import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
+
+/** Fixed-window counters shared by every instance. */
+class RedisCounter implements Counter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async hit(key: string, windowSeconds: number): Promise<number> {
+    const k = `${this.prefix}counter:${key}`;
+    const [[, count]] = (await this.redis.multi().incr(k).expire(k, windowSeconds, 'NX').exec()) as [
+      [null, number],
+      unknown,
+    ];
+    return count;
+  }
+
+  async peek(key: string): Promise<number> {
+    return Number((await this.redis.get(`${this.prefix}counter:${key}`)) ?? 0);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(`${this.prefix}counter:${key}`);
+  }
+}
+
+/**
+ * Chat statuses as keys with a TTL: `SET NX EX` is the one-client-per-user lock across instances, and an
+ * instance that dies leaves nothing behind for longer than the lease.
+ */
+class RedisChatStatus implements ChatStatusRegistry {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(userId: number): string {
+    return `${this.prefix}chat:${userId}`;
+  }
+
+  async tryAcquire(userId: number, leaseSeconds: number): Promise<boolean> {
+    return (await this.redis.set(this.key(userId), 'queueing', 'EX', leaseSeconds, 'NX')) === 'OK';
+  }
+
+  async set(userId: number, status: LiveChatStatus): Promise<void> {
+    await this.redis.set(this.key(userId), status, 'KEEPTTL', 'XX');
+  }
+
+  async renew(userId: number, leaseSeconds: number): Promise<void> {
+    await this.redis.expire(this.key(userId), leaseSeconds);
+  }
+
+  async release(userId: number): Promise<void> {
+    await this.redis.del(this.key(userId));
+  }
+
+  async get(userId: number): Promise<LiveChatStatus | null> {
+    return (await this.redis.get(this.key(userId))) as LiveChatStatus | null;
+  }
+
+  async all(): Promise<Map<number, LiveChatStatus>> {
+    const out = new Map<number, LiveChatStatus>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}chat:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) {
+        const values = await this.redis.mget(keys);
+        keys.forEach((k, i) => {
+          const v = values[i];
+          if (v) out.set(Number(k.slice(k.lastIndexOf(':') + 1)), v as LiveChatStatus);
+        });
+      }
+    } while (cursor !== '0');
+    return out;
+  }
+}
+
+/** Coordination through Redis, for several instances behind one load balancer. */
+export function redisCoordination(url: string, prefix = 'cc:'): Coordination {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  return {
+    counter: new RedisCounter(redis, prefix),
+    chatStatus: new RedisChatStatus(redis, prefix),
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

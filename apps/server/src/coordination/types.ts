@@ -1,0 +1,34 @@
+/**
+ * Shared state between requests (and, with Redis, between instances). In-process implementations are the
+ * default; `redis.ts` provides the same contracts for scale-out.
+ */
+export interface Counter {
+  /** Adds one to `key` and returns the count inside the current window of `windowSeconds`. */
+  hit(key: string, windowSeconds: number): Promise<number>;
+  /** Current count inside the window (0 when expired). */
+  peek(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+export type LiveChatStatus = 'queueing' | 'asking';
+
+/**
+ * Who is asking right now. One entry per user: holding it is the "one client per user" lock, and its value is
+ * the user's chat status (absent = idling). Entries expire with their lease, so a crash cannot leave a user stuck.
+ */
+export interface ChatStatusRegistry {
+  /** Takes the user's slot; false when the user already has an ask in progress. */
+  tryAcquire(userId: number, leaseSeconds: number): Promise<boolean>;
+  set(userId: number, status: LiveChatStatus): Promise<void>;
+  /** Extends the lease of a long ask. */
+  renew(userId: number, leaseSeconds: number): Promise<void>;
+  release(userId: number): Promise<void>;
+  get(userId: number): Promise<LiveChatStatus | null>;
+  all(): Promise<Map<number, LiveChatStatus>>;
+}
+
+export interface Coordination {
+  counter: Counter;
+  chatStatus: ChatStatusRegistry;
+  close(): Promise<void>;
+}

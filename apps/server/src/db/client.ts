@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { LogEvent } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Human-readable target without credentials, for logs. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** null = SQLite file in dataDir; `postgres://…` = PostgreSQL; `:memory:` = in-memory SQLite. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Called for each query when SQL printing is on. */
+  onQuery?: (sql: string, ms: number) => void;
+}
+
+export function isPostgresUrl(url: string | null | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+/** Opens the database: SQLite (WAL, busy timeout) by default, PostgreSQL for `postgres://` URLs. */
+export function openDb(options: OpenDbOptions): DbHandle {
+  const log = options.onQuery
+    ? (event: LogEvent) => {
+        if (event.level === 'query') options.onQuery?.(event.query.sql, event.queryDurationMillis);
+      }
+    : undefined;
+  if (isPostgresUrl(options.databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const target = new URL(options.databaseUrl);
+    return {
+      db,
+      dialect: 'postgres',
+      describe: `postgres://${target.host}${target.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+  let file = options.databaseUrl ?? path.join(options.dataDir, 'database.db');
+  if (file.startsWith('sqlite:')) file = file.replace(/^sqlite:(\/\/)?/, '');
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+}

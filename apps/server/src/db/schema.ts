@@ -1,0 +1,229 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * One schema for SQLite and PostgreSQL. Conventions that keep both dialects identical:
+ * timestamps are ISO-8601 UTC text (sortable, indexable), booleans are 0/1 integers, JSON is text.
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  nickname: string;
+  email: string;
+  hashed_password: string;
+  avatar: string | null;
+  remark: string | null;
+  is_active: number;
+  is_superuser: number;
+  is_verified: number;
+  last_active_time: string | null;
+  create_time: string;
+  update_time: string;
+}
+
+export interface UserSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Remaining credits; -1 = unlimited. */
+  credits: number;
+  /** JSON of the web source settings, without the counters (those live in quota_counters). */
+  openai_web: string;
+  /** JSON of the API source settings, without the counters; the custom key encrypted. */
+  openai_api: string;
+  update_time: string;
+}
+
+export interface QuotaCountersTable {
+  user_id: number;
+  source: string;
+  /** A model name, or '*' for the source's total count. */
+  model: string;
+  /** Remaining asks; -1 = unlimited. */
+  remaining: number;
+}
+
+export interface SessionsTable {
+  /** HMAC digest of the cookie token (the token itself is never stored). */
+  id: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  update_time: string;
+}
+
+export interface ServersTable {
+  id: Generated<number>;
+  source: string;
+  hostname: string;
+  ip_address: string;
+  port: number;
+  /** Path prefix of the API on that host, e.g. `/backend-api/` or `/v1/`. */
+  base_path: string;
+  use_tls: number;
+  /** online | offline | disabled */
+  status: string;
+  weight: number;
+  max_concurrency: number;
+  last_check_time: string | null;
+  last_error: string | null;
+  create_time: string;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  conversation_id: string;
+  source: string;
+  title: string | null;
+  user_id: number | null;
+  is_valid: number;
+  is_public: number;
+  current_model: string | null;
+  current_node: string | null;
+  /** The upstream server the conversation lives on (web conversations are sticky). */
+  server_id: number | null;
+  /** JSON list of plugin ids. */
+  plugin_ids: string | null;
+  create_time: string;
+  update_time: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  parent: string | null;
+  role: string;
+  author_name: string | null;
+  model: string | null;
+  /** JSON content. */
+  content: string | null;
+  /** JSON metadata. */
+  metadata: string | null;
+  /** Plain text, for search and API context. */
+  text: string;
+  create_time: string;
+  /** Order of arrival within the conversation (ties on create_time). */
+  seq: number;
+}
+
+export interface AskLogsTable {
+  id: Generated<number>;
+  time: string;
+  source: string;
+  model: string;
+  user_id: number | null;
+  conversation_id: string | null;
+  server_id: number | null;
+  queueing_time: number;
+  ask_time: number;
+  /** success | canceled | error | timeout */
+  outcome: string;
+  charged: number;
+  error: string | null;
+}
+
+export interface RateEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  source: string;
+  time: string;
+}
+
+export interface FilesTable {
+  /** uuid. */
+  id: string;
+  /** The client's file name (sanitised); only ever shown, never used as a path. */
+  original_filename: string;
+  /** Bytes (PostgreSQL bigint: read it through Number()). */
+  size: number;
+  content_type: string | null;
+  /** Generated name under `<data_dir>/uploads/`; null when the bytes went straight to the upstream. */
+  storage_name: string | null;
+  uploader_id: number;
+  upload_time: string;
+  /** Images: read from the bytes for local files, as the browser reported for direct uploads. */
+  width: number | null;
+  height: number | null;
+  /** my_files | multimodal | ace_upload */
+  use_case: string | null;
+  openai_web_file_id: string | null;
+  /** Signed blob URL while a browser upload is pending; cleared once it is complete. */
+  openai_web_upload_url: string | null;
+  openai_web_download_url: string | null;
+}
+
+/** One row per /api request (route template, not the URL), purged after `stats.request_stats_ttl`. */
+export interface RequestLogsTable {
+  id: Generated<number>;
+  time: string;
+  route_path: string;
+  /** HTTP method, or WEBSOCKET for the chat socket. */
+  method: string;
+  user_id: number | null;
+  elapsed_ms: number;
+  /** Envelope code of a JSON response, else the HTTP status; the close code for the chat socket. */
+  status: number;
+}
+
+/** A background task's schedule and last outcome (shared by every instance). */
+export interface TasksTable {
+  name: string;
+  enabled: number;
+  interval_seconds: number;
+  last_run_time: string | null;
+  next_run_time: string | null;
+  /** idle | running | success | failed */
+  last_status: string;
+  last_output: string | null;
+  /** When the run in progress started (a stale one can be taken over). */
+  run_started_at: string | null;
+  update_time: string;
+}
+
+export interface TaskRunsTable {
+  id: Generated<number>;
+  task_name: string;
+  /** schedule | manual | startup */
+  trigger: string;
+  start_time: string;
+  end_time: string;
+  /** success | failed */
+  status: string;
+  output: string;
+}
+
+export interface Database {
+  servers: ServersTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  ask_logs: AskLogsTable;
+  rate_events: RateEventsTable;
+  users: UsersTable;
+  user_settings: UserSettingsTable;
+  quota_counters: QuotaCountersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  request_logs: RequestLogsTable;
+  tasks: TasksTable;
+  task_runs: TaskRunsTable;
+  files: FilesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserRowUpdate = Updateable<UsersTable>;
+export type UserSettingsRow = Selectable<UserSettingsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ServerRow = Selectable<ServersTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type AskLogRow = Selectable<AskLogsTable>;
+export type FileRow = Selectable<FilesTable>;
+export type TaskRow = Selectable<TasksTable>;
+export type TaskRunRow = Selectable<TaskRunsTable>;

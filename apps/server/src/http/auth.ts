@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import type { Authenticated } from '../services/auth.service';
+import { authenticate } from '../services/auth.service';
+import { fail } from './errors';
+
+/** Who may call a route. Declared on every route as `config: { access }`; undeclared /api routes need a user. */
+export type Access = 'public' | 'user' | 'superuser';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** The logged-in user and session, when the request carried a live session. */
+    auth: Authenticated | null;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Same host as the request, or one of the configured origins. Absent Origin (non-browser client) passes. */
+export function isOriginAllowed(
+  ctx: AppContext,
+  origin: string | undefined,
+  host: string | undefined,
+): boolean {
+  if (!origin) return true;
+  if (ctx.config.http.cors_allow_origins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** The authenticated user of a request on a route that required one. */
+export function currentUser(request: FastifyRequest): Authenticated {
+  if (!request.auth) throw fail.notLoggedIn();
+  return request.auth;
+}
+
+/**
+ * Authorization runs first (onRequest, before the body is read or validated): anonymous callers of a protected
+ * route get 10401 whatever they sent, non-superusers of an admin route 10403. State-changing requests from a
+ * foreign Origin are refused.
+ */
+export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    if (
+      STATE_CHANGING.has(request.method) &&
+      !isOriginAllowed(ctx, request.headers.origin, request.headers.host)
+    ) {
+      throw fail.originNotAllowed(request.headers.origin);
+    }
+    // An unmatched path has no route: it gets the 404 envelope, whoever asks.
+    // Undeclared /api routes need a user; the web app's static files are public.
+    const route = request.routeOptions.url;
+    const access: Access =
+      route === undefined
+        ? 'public'
+        : (request.routeOptions.config.access ?? (route.startsWith('/api/') ? 'user' : 'public'));
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) request.auth = await authenticate(ctx, token, { markActive: access !== 'public' });
+    if (access === 'public') return;
+    if (!request.auth) throw token ? fail.loginExpired() : fail.notLoggedIn();
+    if (access === 'superuser' && request.auth.user.is_superuser !== 1) throw fail.accessDenied();
+  });
+}

@@ -1,0 +1,453 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { conversationRepository } from '../repositories/conversation.repository';
+import { addServer } from '../services/server.service';
+import { presentConfig } from '../services/system-config.service';
+import { relayToOpenaiWeb, startUpload, uploadLocalFile } from '../services/file.service';
+import { userRepository } from '../repositories/user.repository';
+import { multipartFile } from '../test/upload';
+import { ask } from '../test/chat-client';
+import { ADMIN, createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+/**
+ * Every route × {anonymous, user (the owner), another user, superuser} with the exact outcome.
+ * `owner` is the user the route's {user_id} points at.
+ */
+type Actor = 'anonymous' | 'owner' | 'other' | 'superuser';
+interface Case {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  url: string;
+  expect: Record<Actor, number>;
+  payload?: (ids: Ids) => unknown;
+  form?: (ids: Ids) => Record<string, string>;
+  /** A multipart body (uploads). */
+  multipart?: () => { payload: Buffer; headers: Record<string, string> };
+  /** Runs before each actor's request (fresh records for that request). */
+  before?: () => Promise<void>;
+}
+interface Ids {
+  owner: number;
+  victim: number;
+  ownerName: string;
+  ownerPassword: string;
+  /** The owner's web conversation. */
+  conv: string;
+  /** A fresh conversation of the owner's, for destructive routes. */
+  victimConv: string;
+  plugin: string;
+  victimMachine?: number;
+}
+
+const DENY_ADMIN = { anonymous: 10401, owner: 10403, other: 10403 } as const;
+const OWNER_ONLY = { anonymous: 10401, owner: 200, other: 10403, superuser: 200 } as const;
+const ANY_USER = { anonymous: 10401, owner: 200, other: 200, superuser: 200 } as const;
+
+const settingsBody = (t: TestApp) => ({
+  credits: 1,
+  openai_web: t.ctx.config.user_defaults.openai_web,
+  openai_api: t.ctx.config.user_defaults.openai_api,
+});
+
+let t: TestApp;
+let cookies: Record<Exclude<Actor, 'anonymous'>, string>;
+let ids: Ids;
+let seq = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const owner = await t.createUser();
+  const other = await t.createUser();
+  cookies = {
+    owner: await t.login(owner.row.username, owner.password),
+    other: await t.login(other.row.username, other.password),
+    superuser: await t.login(ADMIN.username, ADMIN.password),
+  };
+  const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const r = await ask(
+    url,
+    { source: 'openai_web', model: 'gpt_4', new_conversation: true, text_content: 'matrix' },
+    { cookie: cookies.owner },
+  );
+  const first = r.frames.find((f) => f.type === 'message');
+  const plugins = await t.app.inject({
+    url: '/api/chat/openai-plugins/all',
+    headers: { cookie: cookies.owner },
+  });
+  ids = {
+    owner: owner.row.id,
+    victim: 0,
+    ownerName: owner.row.username,
+    ownerPassword: owner.password,
+    conv: first?.type === 'message' ? first.conversation_id : '',
+    victimConv: '',
+    plugin: plugins.json().result.items[0].id,
+  };
+});
+
+async function victimConversation(): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await conversationRepository(t.ctx.dbHandle.db).insert({
+    conversation_id: id,
+    source: 'openai_api',
+    title: 'victim',
+    user_id: ids.owner,
+    is_valid: 1,
+    is_public: 0,
+    current_model: 'gpt_3_5',
+    current_node: null,
+    server_id: null,
+    plugin_ids: null,
+    create_time: now,
+    update_time: now,
+  });
+  return id;
+}
+afterAll(() => t.close());
+
+/** Records of the files routes, by placeholder: `{file}`, `{pendingFile}`, `{webFile}`, `{message}`. */
+const fileIds: Record<string, string> = {};
+const FILE_PARAMS: Record<string, string> = {
+  file: ':id',
+  pendingFile: ':id',
+  webFile: ':file_id',
+  task: ':name',
+};
+
+async function setUploadStrategy(strategy: 'server_upload_only' | 'browser_upload_only'): Promise<void> {
+  const current = t.ctx.runtime.current();
+  await t.ctx.runtime.save({
+    ...current,
+    openai_web: { ...current.openai_web, file_upload_strategy: strategy },
+  });
+}
+const ownerRow = async () => (await userRepository(t.ctx.dbHandle.db).findById(ids.owner))!;
+/** A file the owner stored on the server. */
+async function ownerLocalFile(): Promise<string> {
+  await setUploadStrategy('server_upload_only');
+  const file = {
+    stream: Readable.from([Buffer.from('matrix file')]),
+    filename: 'm.txt',
+    mimetype: 'text/plain',
+  };
+  return (await uploadLocalFile(t.ctx, { actor: await ownerRow(), file })).id;
+}
+/** A browser upload of the owner's whose bytes are at the blob, not yet completed. */
+async function ownerPendingUpload(): Promise<string> {
+  await setUploadStrategy('browser_upload_only');
+  const request = { file_name: 'p.txt', file_size: 3, use_case: 'my_files' as const };
+  const { file } = await startUpload(t.ctx, { actor: await ownerRow(), request });
+  await fetch(file!.openai_web_upload_url!, {
+    method: 'PUT',
+    headers: { 'x-ms-blob-type': 'BlockBlob' },
+    body: 'abc',
+  });
+  return file!.id;
+}
+/** An upstream file id the owner uploaded. */
+async function ownerWebFile(): Promise<string> {
+  const row = await relayToOpenaiWeb(t.ctx, await ownerRow(), await ownerLocalFile());
+  return row.openai_web_file_id!;
+}
+
+const cases = (): Case[] => [
+  { method: 'GET', url: '/api/healthz', expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 } },
+  {
+    method: 'GET',
+    url: '/api/docs/json',
+    expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  {
+    method: 'POST',
+    url: '/api/auth/login',
+    form: (i) => ({ username: i.ownerName, password: i.ownerPassword }),
+    expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  {
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: () => ({
+      username: `m${++seq}x`,
+      nickname: 'M',
+      email: 'm@example.com',
+      password: 'matrix-pass-1',
+    }),
+    expect: { ...DENY_ADMIN, superuser: 201 },
+  },
+  {
+    method: 'GET',
+    url: '/api/user/me',
+    expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/user/me',
+    payload: () => ({ nickname: 'Matrix' }),
+    expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/user', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/user/{owner}', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'PATCH',
+    url: '/api/user/{owner}',
+    payload: () => ({ remark: 'r' }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/user/{owner}/setting',
+    payload: () => settingsBody(t),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'DELETE', url: '/api/user/{victim}', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/conv', expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 } },
+  { method: 'GET', url: '/api/conv/all', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/conv/{conv}', expect: OWNER_ONLY },
+  { method: 'PATCH', url: '/api/conv/{conv}?title=Renamed', expect: OWNER_ONLY },
+  { method: 'PATCH', url: '/api/conv/{conv}/gen_title?message_id=x', expect: OWNER_ONLY },
+  { method: 'GET', url: '/api/conv/{conv}/interpreter', expect: OWNER_ONLY },
+  { method: 'DELETE', url: '/api/conv/{victimConv}', expect: OWNER_ONLY },
+  { method: 'DELETE', url: '/api/conv/{victimConv}/vanish', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'PATCH',
+    url: '/api/conv/{victimConv}/assign/{ownerName}',
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/chat/openai-plugins/all', expect: ANY_USER },
+  { method: 'GET', url: '/api/chat/openai-plugins/installed', expect: ANY_USER },
+  { method: 'GET', url: '/api/chat/openai-plugin/{plugin}', expect: ANY_USER },
+  {
+    method: 'PATCH',
+    url: '/api/chat/openai-plugins/{plugin}/user-settings',
+    payload: () => ({ is_installed: true }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/status/common', expect: ANY_USER },
+  // files
+  {
+    method: 'POST',
+    url: '/api/files/openai-web/upload-start',
+    before: () => setUploadStrategy('browser_upload_only'),
+    payload: () => ({ file_name: 'm.txt', file_size: 3, use_case: 'my_files' }),
+    expect: ANY_USER,
+  },
+  {
+    method: 'POST',
+    url: '/api/files/local/upload',
+    before: () => setUploadStrategy('server_upload_only'),
+    multipart: () => multipartFile(Buffer.from('matrix'), { filename: 'm.txt' }),
+    expect: { anonymous: 10401, owner: 201, other: 201, superuser: 201 },
+  },
+  {
+    method: 'GET',
+    url: '/api/files/local/download/{file}',
+    before: async () => void (fileIds.file = await ownerLocalFile()),
+    expect: OWNER_ONLY,
+  },
+  {
+    method: 'POST',
+    url: '/api/files/local/upload-to-openai-web/{file}',
+    before: async () => void (fileIds.file = await ownerLocalFile()),
+    expect: OWNER_ONLY,
+  },
+  {
+    method: 'POST',
+    url: '/api/files/openai-web/upload-complete/{pendingFile}',
+    before: async () => void (fileIds.pendingFile = await ownerPendingUpload()),
+    expect: OWNER_ONLY,
+  },
+  {
+    method: 'GET',
+    url: '/api/files/openai-web/{webFile}/download-url',
+    before: async () => void (fileIds.webFile ??= await ownerWebFile()),
+    expect: OWNER_ONLY,
+  },
+  {
+    method: 'GET',
+    url: '/api/files/openai-web/{webFile}/content',
+    before: async () => void (fileIds.webFile ??= await ownerWebFile()),
+    expect: OWNER_ONLY,
+  },
+  {
+    method: 'GET',
+    url: '/api/conv/{conv}/interpreter/download-url?message_id={message}&sandbox_path=%2Fmnt%2Fdata%2Fm.txt',
+    before: async () =>
+      void (fileIds.message = (await conversationRepository(t.ctx.dbHandle.db).findByUuid(
+        ids.conv,
+      ))!.current_node!),
+    expect: OWNER_ONLY,
+  },
+  {
+    method: 'GET',
+    url: '/api/conv/{conv}/interpreter/download?message_id={message}&sandbox_path=%2Fmnt%2Fdata%2Fm.txt',
+    before: async () =>
+      void (fileIds.message = (await conversationRepository(t.ctx.dbHandle.db).findByUuid(
+        ids.conv,
+      ))!.current_node!),
+    expect: OWNER_ONLY,
+  },
+  // servers
+  { method: 'GET', url: '/api/system/getAllMachine', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/queryMachine', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/queryMachineInfo', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'POST',
+    url: '/api/system/addMachine',
+    payload: () => ({
+      source: 'openai_api',
+      hostname: 'm',
+      ip_address: '127.0.0.1',
+      port: 9,
+      status: 'disabled',
+    }),
+    expect: { ...DENY_ADMIN, superuser: 201 },
+  },
+  {
+    method: 'POST',
+    url: '/api/system/updateMachine',
+    payload: () => ({ id: 1, weight: 2 }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'POST', url: '/api/system/checkMachines', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'DELETE',
+    url: '/api/system/delMachine/{victimMachine}',
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  // admin: system, statistics, tasks, logs, config, conversations in bulk
+  { method: 'GET', url: '/api/system/info', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/stats/request', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/stats/ask?granularity=3600', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'POST',
+    url: '/api/system/action/sync-openai-web-conv',
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/system/queryTask', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'POST',
+    url: '/api/system/task/{task}/run',
+    before: async () => void (fileIds.task = 'stats_retention'),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/system/task/{task}',
+    before: async () => void (fileIds.task = 'stats_retention'),
+    payload: () => ({ enabled: true }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
+    method: 'POST',
+    url: '/api/system/logs/server',
+    payload: () => ({ max_lines: 10 }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/system/logs/completions', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/config', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'PUT',
+    url: '/api/system/config',
+    payload: () => presentConfig(t.ctx),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/system/config/schema', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/credentials', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'PUT',
+    url: '/api/system/credentials',
+    payload: () => ({}),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
+    method: 'POST',
+    url: '/api/conv/bulk',
+    payload: (i) => ({ action: 'assign', conversation_ids: [i.conv], username: i.ownerName }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  // logout last: it ends the sessions used above
+  {
+    method: 'POST',
+    url: '/api/auth/logout',
+    expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 },
+  },
+];
+
+describe('authorization matrix', () => {
+  it('covers every registered route', () => {
+    const covered = new Set(
+      cases().map(
+        (c) =>
+          `${c.method} ${c.url
+            .split('?')[0]!
+            .replace(/\{(owner|victim)\}/, ':user_id')
+            .replace(/\{(conv|victimConv)\}/, ':conversation_id')
+            .replace('{ownerName}', ':username')
+            .replace('{plugin}', ':plugin_id')
+            .replace('{victimMachine}', ':id')
+            .replace(/\{(\w+)\}/g, (m, k: string) => FILE_PARAMS[k] ?? m)}`,
+      ),
+    );
+    const missing = t.app.registeredRoutes
+      // The chat websocket has its own matrix in chat/socket.test.ts (anonymous, owner, other user, superuser).
+      .filter(
+        (r) =>
+          r.url.startsWith('/api/') &&
+          !r.url.startsWith('/api/docs') &&
+          r.method !== 'HEAD' &&
+          r.url !== '/api/chat',
+      )
+      .map((r) => `${r.method} ${r.url}`)
+      .filter((r) => !covered.has(r));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(['anonymous', 'owner', 'other', 'superuser'] as const)('as %s', async (actor) => {
+    for (const c of cases()) {
+      await c.before?.();
+      if (c.url.includes('{victim}')) ids.victim = (await t.createUser()).row.id;
+      if (c.url.includes('{victimConv}')) ids.victimConv = await victimConversation();
+      if (c.url.includes('{victimMachine}')) {
+        ids.victimMachine = (
+          await addServer(t.ctx, {
+            source: 'openai_api',
+            hostname: 'victim',
+            ip_address: '127.0.0.1',
+            port: 9,
+            base_path: '/v1/',
+            use_tls: false,
+            status: 'disabled',
+            weight: 1,
+            max_concurrency: 1,
+          })
+        ).id;
+      }
+      const url = c.url
+        .replace('{owner}', String(ids.owner))
+        .replace('{victim}', String(ids.victim))
+        .replace('{conv}', ids.conv)
+        .replace('{victimConv}', ids.victimConv)
+        .replace('{ownerName}', ids.ownerName)
+        .replace('{plugin}', ids.plugin)
+        .replace('{victimMachine}', String(ids.victimMachine))
+        .replace(/\{(\w+)\}/g, (m, k: string) => fileIds[k] ?? m);
+      const headers: Record<string, string> = actor === 'anonymous' ? {} : { cookie: cookies[actor] };
+      let payload: string | object | undefined;
+      if (c.form) {
+        payload = new URLSearchParams(c.form(ids)).toString();
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      } else if (c.multipart) {
+        const m = c.multipart();
+        payload = m.payload;
+        Object.assign(headers, m.headers);
+      } else if (c.payload) payload = c.payload(ids) as object;
+      const res = await t.app.inject({ method: c.method, url, headers, payload });
+      const body = res.headers['content-type']?.toString().includes('json')
+        ? res.json()
+        : { code: res.statusCode };
+      expect(body.code ?? res.statusCode, `${actor} ${c.method} ${c.url}`).toBe(c.expect[actor]);
+    }
+  });
+});

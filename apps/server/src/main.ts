@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig } from './config/bootstrap';
+import { buildApp } from './app';
+import { closeContext, createContext } from './context';
+import { PendingMigrationsError } from './db/migrate';
+import { createLogger } from './log/logger';
+
+/** Boot: load config → open db → migrate → build app → listen → graceful stop. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config);
+  let ctx;
+  try {
+    ctx = await createContext(config, log, { tasks: {} });
+  } catch (e) {
+    if (e instanceof PendingMigrationsError) {
+      log.fatal(e.message);
+      process.exit(3);
+    }
+    throw e;
+  }
+  const app = await buildApp(ctx);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: stopping`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  await app.listen({ host: config.http.host, port: config.http.port });
+  log.info(
+    `Chat Commons listening on http://${config.http.host}:${config.http.port} (database ${ctx.dbHandle.describe})`,
+  );
+}
+
+await main();

@@ -1,0 +1,58 @@
+import { MASKED_SECRET } from '@cc/contracts';
+import type { ChatStatus, Config, UserRead, UserReadAdmin, UserSetting } from '@cc/contracts';
+import { bool } from '../repositories/executor';
+import type { LoadedUser } from '../services/user.service';
+import { joinSettings } from '../services/user-settings';
+
+export interface PresentUserOptions {
+  /** Superuser viewer: adds `remark`. */
+  admin: boolean;
+  /** For the user's own view: what they can really use under the live config. */
+  effective?: Config;
+  /** Live chat status (from coordination); absent = idling. */
+  chatStatus?: ChatStatus | null;
+}
+
+function effectiveSetting(s: UserSetting, config: Config): UserSetting {
+  const web = config.openai_web;
+  const api = config.openai_api;
+  return {
+    ...s,
+    openai_web: {
+      ...s.openai_web,
+      allow_to_use: s.openai_web.allow_to_use && web.enabled,
+      available_models: s.openai_web.available_models.filter((m) => web.enabled_models.includes(m)),
+      allow_uploading_attachments:
+        s.openai_web.allow_uploading_attachments && web.enable_uploading_attachments,
+      allow_uploading_multimodal_images:
+        s.openai_web.allow_uploading_multimodal_images && web.enable_uploading_multimodal_images,
+    },
+    openai_api: {
+      ...s.openai_api,
+      allow_to_use: s.openai_api.allow_to_use && api.enabled,
+      available_models: s.openai_api.available_models.filter((m) => api.enabled_models.includes(m)),
+    },
+  };
+}
+
+/** Row → user read shape. Never includes the password hash; the custom API key is masked. */
+export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRead | UserReadAdmin {
+  let setting = joinSettings(u.setting, u.counters, options.chatStatus ?? 'idling');
+  const custom = setting.openai_api.custom_openai_api_settings;
+  setting.openai_api.custom_openai_api_settings = { url: custom.url, key: custom.key ? MASKED_SECRET : null };
+  if (options.effective) setting = effectiveSetting(setting, options.effective);
+  const read: UserRead = {
+    id: u.row.id,
+    email: u.row.email,
+    is_active: bool(u.row.is_active),
+    is_superuser: bool(u.row.is_superuser),
+    is_verified: bool(u.row.is_verified),
+    username: u.row.username,
+    nickname: u.row.nickname,
+    last_active_time: u.row.last_active_time,
+    create_time: u.row.create_time,
+    avatar: u.row.avatar,
+    setting,
+  };
+  return options.admin ? { ...read, remark: u.row.remark } : read;
+}

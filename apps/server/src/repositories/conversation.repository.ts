@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
+import type { ConversationRow, ConversationsTable } from '../db/schema';
+import type { Executor } from './executor';
+
+export interface ConversationFilter {
+  userId?: number;
+  source?: string;
+  validOnly?: boolean;
+  /** Only valid (true) or only invalid (false). */
+  isValid?: boolean;
+  /** The owner's username. */
+  username?: string;
+  /** Only rows without an owner. */
+  unassigned?: boolean;
+  /** Case-insensitive part of the title. */
+  titleContains?: string;
+}
+
+export interface Page {
+  offset?: number;
+  limit?: number;
+}
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern built from user text. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The `conversations` table. */
+export function conversationRepository(db: Executor) {
+  function filtered(filter: ConversationFilter) {
+    let q = db.selectFrom('conversations');
+    if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
+    if (filter.source) q = q.where('source', '=', filter.source);
+    if (filter.validOnly) q = q.where('is_valid', '=', 1);
+    if (filter.isValid !== undefined) q = q.where('is_valid', '=', filter.isValid ? 1 : 0);
+    if (filter.unassigned) q = q.where('user_id', 'is', null);
+    if (filter.username !== undefined) {
+      const username = filter.username;
+      q = q.where('user_id', 'in', (eb) =>
+        eb.selectFrom('users').select('users.id').where('users.username', '=', username),
+      );
+    }
+    if (filter.titleContains) {
+      const pattern = likePattern(filter.titleContains);
+      q = q.where((eb) => eb(eb.fn('lower', ['title']), 'like', sql<string>`${pattern} escape '\\'`));
+    }
+    return q;
+  }
+  return {
+    findByUuid(conversationId: string): Promise<ConversationRow | undefined> {
+      return db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirst();
+    },
+    list(filter: ConversationFilter = {}, page: Page = {}): Promise<ConversationRow[]> {
+      let q = filtered(filter).selectAll().orderBy('update_time', 'desc').orderBy('id', 'desc');
+      if (page.limit !== undefined) q = q.limit(page.limit).offset(page.offset ?? 0);
+      else if (page.offset) q = q.limit(Number.MAX_SAFE_INTEGER).offset(page.offset);
+      return q.execute();
+    },
+    async countMatching(filter: ConversationFilter = {}): Promise<number> {
+      const r = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    /** Every row of a source with the columns a sync compares. */
+    listForSync(source: string) {
+      return db
+        .selectFrom('conversations')
+        .select(['conversation_id', 'title', 'create_time', 'is_valid'])
+        .where('source', '=', source)
+        .execute();
+    },
+    async countValid(userId: number, source: string): Promise<number> {
+      const r = await db
+        .selectFrom('conversations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('source', '=', source)
+        .where('is_valid', '=', 1)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async counts(source?: string): Promise<{ total: number; valid: number }> {
+      let q = db
+        .selectFrom('conversations')
+        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('is_valid').as('valid')]);
+      if (source) q = q.where('source', '=', source);
+      const r = await q.executeTakeFirstOrThrow();
+      return { total: Number(r.total), valid: Number(r.valid ?? 0) };
+    },
+    insert(row: Insertable<ConversationsTable>): Promise<ConversationRow> {
+      return db.insertInto('conversations').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(
+      conversationId: string,
+      patch: Updateable<ConversationsTable>,
+    ): Promise<ConversationRow | undefined> {
+      return db
+        .updateTable('conversations')
+        .set(patch)
+        .where('conversation_id', '=', conversationId)
+        .returningAll()
+        .executeTakeFirst();
+    },
+    async delete(conversationId: string): Promise<void> {
+      await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();
+      await db.deleteFrom('conversations').where('conversation_id', '=', conversationId).execute();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { SessionRow, UserRow } from '../db/schema';
+import type { Executor } from './executor';
+
+/** Server-side sessions: one row per login, revoked by deleting it. */
+export function sessionRepository(db: Executor) {
+  return {
+    async insert(row: SessionRow): Promise<void> {
+      await db.insertInto('sessions').values(row).execute();
+    },
+    /** The live session and its user in one query. */
+    async findLiveWithUser(
+      id: string,
+      now: string,
+    ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select([
+          'sessions.id as s_id',
+          'sessions.created_at as s_created_at',
+          'sessions.expires_at as s_expires_at',
+          'sessions.last_seen_at as s_last_seen_at',
+          'sessions.user_agent as s_user_agent',
+          'sessions.ip as s_ip',
+        ])
+        .where('sessions.id', '=', id)
+        .where('sessions.expires_at', '>', now)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { s_id, s_created_at, s_expires_at, s_last_seen_at, s_user_agent, s_ip, ...user } = row;
+      return {
+        session: {
+          id: s_id,
+          user_id: user.id,
+          created_at: s_created_at,
+          expires_at: s_expires_at,
+          last_seen_at: s_last_seen_at,
+          user_agent: s_user_agent,
+          ip: s_ip,
+        },
+        user,
+      };
+    },
+    async touch(id: string, now: string): Promise<void> {
+      await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+    },
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+    },
+    /** Revokes every session of a user except `keepId` (password change, deactivation). */
+    async deleteForUser(userId: number, keepId?: string): Promise<void> {
+      let q = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (keepId) q = q.where('id', '!=', keepId);
+      await q.execute();
+    },
+    async deleteExpired(now: string): Promise<number> {
+      const r = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}

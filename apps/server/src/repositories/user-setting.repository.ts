@@ -1,0 +1,42 @@
+import type { UserSettingsRow } from '../db/schema';
+import type { Executor } from './executor';
+import { nowIso } from './executor';
+
+export interface StoredSettings {
+  credits: number;
+  /** JSON of the web source settings without counters. */
+  openai_web: string;
+  /** JSON of the API source settings without counters. */
+  openai_api: string;
+}
+
+/** The `user_settings` table (one row per user). */
+export function userSettingRepository(db: Executor) {
+  return {
+    async insert(userId: number, s: StoredSettings): Promise<UserSettingsRow> {
+      return db
+        .insertInto('user_settings')
+        .values({ user_id: userId, update_time: nowIso(), ...s })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+    findByUserId(userId: number): Promise<UserSettingsRow | undefined> {
+      return db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    },
+    async findByUserIds(userIds: number[]): Promise<UserSettingsRow[]> {
+      if (userIds.length === 0) return [];
+      return db.selectFrom('user_settings').selectAll().where('user_id', 'in', userIds).execute();
+    },
+    async update(userId: number, s: StoredSettings): Promise<void> {
+      await db
+        .updateTable('user_settings')
+        .set({ ...s, update_time: nowIso() })
+        .where('user_id', '=', userId)
+        .execute();
+    },
+    /** Every user's source settings JSON (the retention task reads the rate-limit windows from them). */
+    listSourceSettings(): Promise<Pick<UserSettingsRow, 'openai_web' | 'openai_api'>[]> {
+      return db.selectFrom('user_settings').select(['openai_web', 'openai_api']).execute();
+    },
+  };
+}

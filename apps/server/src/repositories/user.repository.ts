@@ -1,0 +1,43 @@
+import type { NewUserRow, UserRow, UserRowUpdate } from '../db/schema';
+import type { Executor } from './executor';
+
+/** The `users` table. */
+export function userRepository(db: Executor) {
+  return {
+    findById(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    findByUsername(username: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    },
+    listAll(): Promise<UserRow[]> {
+      return db.selectFrom('users').selectAll().orderBy('id').execute();
+    },
+    async insert(row: NewUserRow): Promise<UserRow> {
+      return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, patch: UserRowUpdate): Promise<UserRow | undefined> {
+      return db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+    },
+    async deleteById(id: number): Promise<boolean> {
+      const r = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    /** Writes last_active_time only when the stored one is older than `staleBefore` (≤ one write a minute). */
+    async touchActive(id: number, now: string, staleBefore: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ last_active_time: now })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_active_time', 'is', null), eb('last_active_time', '<', staleBefore)]))
+        .execute();
+    },
+    async count(): Promise<number> {
+      const r = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+  };
+}

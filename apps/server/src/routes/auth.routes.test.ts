@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createTestApp, sessionCookie } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ auth: { login_max_failures: 3 } });
+});
+afterAll(() => t.close());
+
+function form(fields: Record<string, string>) {
+  return {
+    payload: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+}
+
+function multipart(fields: Record<string, string>) {
+  const boundary = '----cc' + Math.random().toString(16).slice(2);
+  const body =
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') + `--${boundary}--\r\n`;
+  return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('POST /api/auth/login', () => {
+  it('accepts a multipart form and sets an HttpOnly SameSite=Lax session cookie', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...multipart({ ...ADMIN, grant_type: 'password' }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: 200, message: 'tips.requestSuccess', result: null });
+    const c = res.cookies.find((x) => x.name === 'cc_session');
+    expect(c).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 259200 });
+    const me = await t.app.inject({ url: '/api/user/me', headers: { cookie: sessionCookie(res) } });
+    expect(me.json().result.username).toBe('admin');
+  });
+
+  it('accepts an urlencoded form with scope and client fields', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ ...ADMIN, scope: '', client_id: 'x', client_secret: 'y' }),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('rejects a grant_type other than password with a 422 detail list', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ ...ADMIN, grant_type: 'client' }),
+    });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.code).toBe(422);
+    expect(body.result.detail[0]).toMatchObject({
+      loc: ['body', 'grant_type'],
+      msg: 'validation.grantTypePassword',
+    });
+  });
+
+  it('requires username and password', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', ...form({}) });
+    expect(res.statusCode).toBe(422);
+    const locs = res.json().result.detail.map((d: { loc: string[] }) => d.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['body.username', 'body.password']));
+  });
+
+  it('answers 10401 for a wrong password, an unknown user and an inactive user', async () => {
+    const inactive = await t.createUser({ is_active: false });
+    for (const fields of [
+      { username: 'admin', password: 'wrong-password' },
+      { username: 'nobody-here', password: 'whatever-123' },
+      { username: inactive.row.username, password: inactive.password },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        ...form(fields),
+        remoteAddress: '10.0.0.9',
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 10401, message: 'errors.badCredentials' });
+      expect(res.cookies.find((c) => c.name === 'cc_session')).toBeUndefined();
+    }
+  });
+
+  it('throttles repeated failures with 429 and the envelope, even with the right password', async () => {
+    const u = await t.createUser();
+    const attempt = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        ...form({ username: u.row.username, password }),
+        remoteAddress: '10.0.0.7',
+      });
+    for (let i = 0; i < 3; i++) expect((await attempt('bad-password')).statusCode).toBe(401);
+    const blocked = await attempt(u.password);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({ code: 429, message: 'errors.tooManyRequests' });
+    // Another address is not blocked for the same user.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ username: u.row.username, password: u.password }),
+      remoteAddress: '10.0.0.8',
+    });
+    expect(other.statusCode).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('logout revokes the session server-side', async () => {
+    const cookie = await t.login(ADMIN.username, ADMIN.password);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((c) => c.name === 'cc_session')?.value).toBe('');
+    const me = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+    expect(me.json().code).toBe(10401);
+  });
+
+  it('a missing or forged session gets 10401', async () => {
+    for (const headers of [{}, { cookie: 'cc_session=forged-token' }]) {
+      const res = await t.app.inject({ url: '/api/user/me', headers });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe(10401);
+    }
+  });
+
+  it('a session expires after jwt_lifetime_seconds', async () => {
+    const cookie = await t.login(ADMIN.username, ADMIN.password);
+    await t.ctx.dbHandle.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
+    const res = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
+    expect(res.json().code).toBe(10401);
+  });
+
+  it('refuses state-changing requests from a foreign Origin', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ ...ADMIN }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe(10403);
+  });
+});

@@ -1,0 +1,173 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AskStatsBucket,
+  CompletionLog,
+  CompletionLogQuery,
+  ConfigSaved,
+  ConfigSchemas,
+  ConfigRead,
+  ConfigWrite,
+  CredentialsRead,
+  CredentialsWrite,
+  RequestStatsBucket,
+  ServerLogQuery,
+  StatsQuery,
+  SyncSummary,
+  SystemInfo,
+  TaskNameParams,
+  TaskRead,
+  TaskRun,
+  TaskUpdate,
+  envelope,
+} from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { ok } from '../http/envelope';
+import { syncOpenaiWebConversations } from '../services/conversation-sync.service';
+import { completionLogs, serverLogLines } from '../services/log.service';
+import { askStats, requestStats, systemInfo } from '../services/stats.service';
+import { SYNC_TASK, describeSync } from '../tasks/builtin';
+import {
+  configSchemas,
+  presentConfig,
+  readCredentials,
+  saveSystemConfig,
+  writeCredentials,
+} from '../services/system-config.service';
+
+/**
+ * Admin → system, tasks, logs, config (servers are in machine.routes.ts). Every route is superuser-only. Bodies
+ * are never logged here: the config and credentials carry secrets.
+ */
+export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const config = { access: 'superuser' as const };
+
+  r.get(
+    '/api/system/info',
+    { config, schema: { tags: ['system'], response: { 200: envelope(SystemInfo) } } },
+    async () => ok(await systemInfo(ctx)),
+  );
+
+  r.get(
+    '/api/system/stats/request',
+    {
+      config,
+      schema: {
+        tags: ['system'],
+        querystring: StatsQuery,
+        response: { 200: envelope(z.array(RequestStatsBucket)) },
+      },
+    },
+    async (request) => ok(await requestStats(ctx, request.query)),
+  );
+
+  r.get(
+    '/api/system/stats/ask',
+    {
+      config,
+      schema: {
+        tags: ['system'],
+        querystring: StatsQuery,
+        response: { 200: envelope(z.array(AskStatsBucket)) },
+      },
+    },
+    async (request) => ok(await askStats(ctx, request.query)),
+  );
+
+  r.post(
+    '/api/system/action/sync-openai-web-conv',
+    { config, schema: { tags: ['system'], response: { 200: envelope(SyncSummary) } } },
+    // Through the task runner: one sync at a time (with the scheduled one too), recorded in the task's history.
+    async () => ok(await ctx.tasks.runWith(SYNC_TASK, () => syncOpenaiWebConversations(ctx), describeSync)),
+  );
+
+  // tasks
+  r.get(
+    '/api/system/queryTask',
+    { config, schema: { tags: ['tasks'], response: { 200: envelope(z.array(TaskRead)) } } },
+    async () => ok(await ctx.tasks.list()),
+  );
+
+  r.post(
+    '/api/system/task/:name/run',
+    { config, schema: { tags: ['tasks'], params: TaskNameParams, response: { 200: envelope(TaskRun) } } },
+    async (request) => ok(await ctx.tasks.runNow(request.params.name)),
+  );
+
+  r.patch(
+    '/api/system/task/:name',
+    {
+      config,
+      schema: {
+        tags: ['tasks'],
+        params: TaskNameParams,
+        body: TaskUpdate,
+        response: { 200: envelope(TaskRead) },
+      },
+    },
+    async (request) => ok(await ctx.tasks.update(request.params.name, request.body)),
+  );
+
+  // logs
+  r.post(
+    '/api/system/logs/server',
+    {
+      config,
+      schema: {
+        tags: ['logs'],
+        body: ServerLogQuery.prefault({}),
+        response: { 200: envelope(z.array(z.string())) },
+      },
+    },
+    async (request) => ok((await serverLogLines(ctx, request.body)).lines),
+  );
+
+  r.get(
+    '/api/system/logs/completions',
+    {
+      config,
+      schema: {
+        tags: ['logs'],
+        querystring: CompletionLogQuery,
+        response: { 200: envelope(z.array(CompletionLog)) },
+      },
+    },
+    async (request) => ok(await completionLogs(ctx, request.query)),
+  );
+
+  // config and credentials
+  r.get(
+    '/api/system/config',
+    { config, schema: { tags: ['config'], response: { 200: envelope(ConfigRead) } } },
+    async () => ok(presentConfig(ctx)),
+  );
+
+  r.put(
+    '/api/system/config',
+    { config, schema: { tags: ['config'], body: ConfigWrite, response: { 200: envelope(ConfigSaved) } } },
+    async (request) => ok(await saveSystemConfig(ctx, request.body)),
+  );
+
+  r.get(
+    '/api/system/config/schema',
+    { config, schema: { tags: ['config'], response: { 200: envelope(ConfigSchemas) } } },
+    async () => ok(configSchemas()),
+  );
+
+  r.get(
+    '/api/system/credentials',
+    { config, schema: { tags: ['config'], response: { 200: envelope(CredentialsRead) } } },
+    async () => ok(await readCredentials(ctx)),
+  );
+
+  r.put(
+    '/api/system/credentials',
+    {
+      config,
+      schema: { tags: ['config'], body: CredentialsWrite, response: { 200: envelope(CredentialsRead) } },
+    },
+    async (request) => ok(await writeCredentials(ctx, request.body)),
+  );
+}

@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(ADMIN.username, ADMIN.password);
+});
+afterAll(() => t.close());
+
+const newUser = {
+  username: 'alice',
+  nickname: 'Alice',
+  email: 'alice@example.com',
+  password: 'alice-pass-1',
+};
+
+describe('users', () => {
+  it('superuser registers a user with the config defaults; duplicate username → user already exists', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: newUser,
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.code).toBe(201);
+    expect(body.result).toMatchObject({
+      username: 'alice',
+      is_active: true,
+      is_superuser: false,
+      is_verified: false,
+      last_active_time: null,
+      remark: null,
+    });
+    expect(body.result.setting.openai_web).toMatchObject({ max_conv_count: 10, total_ask_count: 100 });
+    expect(body.result.setting.openai_web.per_model_ask_count).toEqual(
+      t.ctx.config.user_defaults.openai_web.per_model_ask_count,
+    );
+    expect(JSON.stringify(body)).not.toMatch(/hashed_password|argon2/);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: newUser,
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: 'errors.userAlreadyExists' });
+  });
+
+  it('validates create fields with the SPEC messages', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: { username: '', nickname: '', email: 'not-an-email', password: 'has space 1' },
+    });
+    expect(res.statusCode).toBe(422);
+    const msgs = Object.fromEntries(
+      res.json().result.detail.map((d: { loc: string[]; msg: string }) => [d.loc.slice(1).join('.'), d.msg]),
+    );
+    expect(msgs).toMatchObject({
+      username: 'validation.usernameRequired',
+      nickname: 'validation.nicknameRequired',
+      email: 'validation.invalidEmail',
+      password: 'validation.passwordRule',
+    });
+  });
+
+  it('enforces the password rule: more than 6 characters, no spaces', async () => {
+    for (const password of ['abc12', 'abcdef', 'with space1']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: { cookie: admin },
+        payload: {
+          ...newUser,
+          username: `pw${password.length}${password.includes(' ') ? 's' : ''}`,
+          password,
+        },
+      });
+      expect(res.statusCode, password).toBe(422);
+    }
+    const okRes = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: { ...newUser, username: 'pwok', password: 'abc!@#7' },
+    });
+    expect(okRes.statusCode).toBe(201);
+  });
+
+  it('self-edit changes only nickname, email, avatar and password; is_superuser is ignored', async () => {
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/me',
+      headers: { cookie },
+      payload: {
+        is_superuser: true,
+        is_active: true,
+        is_verified: true,
+        username: 'hijack',
+        remark: 'x',
+        nickname: 'New Nick',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result).toMatchObject({
+      nickname: 'New Nick',
+      is_superuser: false,
+      is_verified: false,
+      username: u.row.username,
+    });
+    expect(res.json().result).not.toHaveProperty('remark');
+    const admins = await t.app.inject({ url: '/api/user', headers: { cookie } });
+    expect(admins.statusCode).toBe(403);
+    const row = await t.ctx.dbHandle.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', u.row.id)
+      .executeTakeFirstOrThrow();
+    expect(row.is_superuser).toBe(0);
+  });
+
+  it('a password change revokes the other sessions but keeps the current one', async () => {
+    const u = await t.createUser();
+    const a = await t.login(u.row.username, u.password);
+    const b = await t.login(u.row.username, u.password);
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/me',
+      headers: { cookie: a },
+      payload: { password: 'new-pass-99' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/user/me', headers: { cookie: a } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/user/me', headers: { cookie: b } })).json().code).toBe(10401);
+    await t.login(u.row.username, 'new-pass-99');
+  });
+
+  it('last_active_time is null until the first activity, then written at most once a minute', async () => {
+    const u = await t.createUser();
+    expect(u.row.last_active_time).toBeNull();
+    const cookie = await t.login(u.row.username, u.password);
+    const first = (await t.app.inject({ url: '/api/user/me', headers: { cookie } })).json().result
+      .last_active_time;
+    expect(first).toEqual(expect.any(String));
+    const second = (await t.app.inject({ url: '/api/user/me', headers: { cookie } })).json().result
+      .last_active_time;
+    expect(second).toBe(first);
+  });
+
+  it('admin list, get, update (username, remark), delete', async () => {
+    const u = await t.createUser();
+    const list = await t.app.inject({ url: '/api/user', headers: { cookie: admin } });
+    expect(list.statusCode).toBe(200);
+    const entry = list.json().result.find((x: { id: number }) => x.id === u.row.id);
+    expect(entry).toHaveProperty('remark');
+    expect(entry).toHaveProperty('setting.openai_api.custom_openai_api_settings');
+    expect(JSON.stringify(list.json())).not.toContain('hashed_password');
+
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}`,
+      headers: { cookie: admin },
+      payload: { username: `${u.row.username}x`, remark: 'VIP', is_verified: true },
+    });
+    expect(patched.json().result).toMatchObject({
+      username: `${u.row.username}x`,
+      remark: 'VIP',
+      is_verified: true,
+    });
+
+    const taken = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}`,
+      headers: { cookie: admin },
+      payload: { username: 'admin' },
+    });
+    expect(taken.json().message).toBe('errors.userAlreadyExists');
+
+    const got = await t.app.inject({ url: `/api/user/${u.row.id}`, headers: { cookie: admin } });
+    expect(got.json().result.remark).toBe('VIP');
+
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/user/${u.row.id}`,
+      headers: { cookie: admin },
+    });
+    expect(del.statusCode).toBe(200);
+    const gone = await t.app.inject({ url: `/api/user/${u.row.id}`, headers: { cookie: admin } });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toBe('errors.userNotExist');
+  });
+
+  it('deactivating a user ends their sessions at once', async () => {
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}`,
+      headers: { cookie: admin },
+      payload: { is_active: false },
+    });
+    expect((await t.app.inject({ url: '/api/user/me', headers: { cookie } })).json().code).toBe(10401);
+  });
+
+  it('replaces per-source settings, validated; the custom API key is write-only', async () => {
+    const u = await t.createUser();
+    const current = (await t.app.inject({ url: `/api/user/${u.row.id}`, headers: { cookie: admin } })).json()
+      .result.setting;
+    const next = {
+      credits: 12.5,
+      openai_web: {
+        ...current.openai_web,
+        total_ask_count: 3,
+        per_model_ask_count: { gpt_4: 1 },
+        rate_limits: [{ window_seconds: 3600, max_requests: 10 }],
+        daily_available_time_slots: [{ start_time: '08:00:00', end_time: '18:00:00' }],
+        valid_until: '2030-01-01T00:00:00Z',
+      },
+      openai_api: {
+        ...current.openai_api,
+        allow_custom_openai_api: true,
+        custom_openai_api_settings: { url: 'https://llm.internal.example/v1/', key: 'sk-secret-value' },
+      },
+    };
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}/setting`,
+      headers: { cookie: admin },
+      payload: next,
+    });
+    expect(res.statusCode).toBe(200);
+    const s = res.json().result.setting;
+    expect(s.credits).toBe(12.5);
+    expect(s.openai_web).toMatchObject({ total_ask_count: 3, per_model_ask_count: { gpt_4: 1 } });
+    expect(s.openai_api.custom_openai_api_settings).toEqual({
+      url: 'https://llm.internal.example/v1/',
+      key: '********',
+    });
+    expect(res.body).not.toContain('sk-secret-value');
+    const stored = await t.ctx.dbHandle.db
+      .selectFrom('user_settings')
+      .select('openai_api')
+      .where('user_id', '=', u.row.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.openai_api).not.toContain('sk-secret-value');
+
+    // Sending the mask back keeps the key.
+    const again = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}/setting`,
+      headers: { cookie: admin },
+      payload: {
+        ...next,
+        openai_api: {
+          ...next.openai_api,
+          custom_openai_api_settings: {
+            url: next.openai_api.custom_openai_api_settings.url,
+            key: '********',
+          },
+        },
+      },
+    });
+    expect(again.json().result.setting.openai_api.custom_openai_api_settings.key).toBe('********');
+
+    const bad = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}/setting`,
+      headers: { cookie: admin },
+      payload: {
+        ...next,
+        openai_web: {
+          ...next.openai_web,
+          available_models: ['gpt_9'],
+          max_conv_count: -2,
+          daily_available_time_slots: [{ start_time: '25:00:00', end_time: 'x' }],
+        },
+      },
+    });
+    expect(bad.statusCode).toBe(422);
+    const locs = bad.json().result.detail.map((d: { loc: (string | number)[] }) => d.loc.join('.'));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        'body.openai_web.available_models.0',
+        'body.openai_web.max_conv_count',
+        'body.openai_web.daily_available_time_slots.0.start_time',
+      ]),
+    );
+  });
+
+  it('the user sees what they can really use under the live config', async () => {
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    const me = (await t.app.inject({ url: '/api/user/me', headers: { cookie } })).json().result;
+    expect(me.setting.openai_web.available_models).not.toContain('gpt_4_dalle');
+    expect(me.setting.openai_web_chat_status).toBe('idling');
+  });
+});

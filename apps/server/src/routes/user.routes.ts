@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  UserIdParams,
+  UserRead,
+  UserReadAdmin,
+  UserSettingUpdate,
+  UserUpdateAdmin,
+  UserUpdateSelf,
+  envelope,
+} from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { currentUser } from '../http/auth';
+import { ok } from '../http/envelope';
+import { bool } from '../repositories/executor';
+import { presentUser } from '../presenters/user.presenter';
+import { deleteUser, getUser, listUsers, updateUser, updateUserSettings } from '../services/user.service';
+
+const SelfRead = z.union([UserReadAdmin, UserRead]);
+
+export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['user'];
+
+  r.get(
+    '/api/user/me',
+    { config: { access: 'user' }, schema: { tags, response: { 200: envelope(SelfRead) } } },
+    async (request) => {
+      const { user } = currentUser(request);
+      const loaded = await getUser(ctx, user.id);
+      const chatStatus = await ctx.coordination.chatStatus.get(user.id);
+      return ok(
+        presentUser(loaded, { admin: bool(user.is_superuser), effective: ctx.runtime.current(), chatStatus }),
+      );
+    },
+  );
+
+  r.patch(
+    '/api/user/me',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Change own nickname, email, avatar or password (nothing else)',
+        body: UserUpdateSelf,
+        response: { 200: envelope(SelfRead) },
+      },
+    },
+    async (request) => {
+      const { user, session } = currentUser(request);
+      const loaded = await updateUser(ctx, {
+        userId: user.id,
+        patch: request.body,
+        actingSessionId: session.id,
+      });
+      return ok(presentUser(loaded, { admin: bool(user.is_superuser), effective: ctx.runtime.current() }));
+    },
+  );
+
+  r.get(
+    '/api/user',
+    {
+      config: { access: 'superuser' },
+      schema: { tags, response: { 200: envelope(z.array(UserReadAdmin)) } },
+    },
+    async () => {
+      const statuses = await ctx.coordination.chatStatus.all();
+      return ok(
+        (await listUsers(ctx)).map(
+          (u) => presentUser(u, { admin: true, chatStatus: statuses.get(u.row.id) }) as UserReadAdmin,
+        ),
+      );
+    },
+  );
+
+  r.get(
+    '/api/user/:user_id',
+    {
+      config: { access: 'superuser' },
+      schema: { tags, params: UserIdParams, response: { 200: envelope(UserReadAdmin) } },
+    },
+    async (request) =>
+      ok(presentUser(await getUser(ctx, request.params.user_id), { admin: true }) as UserReadAdmin),
+  );
+
+  r.patch(
+    '/api/user/:user_id',
+    {
+      config: { access: 'superuser' },
+      schema: {
+        tags,
+        params: UserIdParams,
+        body: UserUpdateAdmin,
+        response: { 200: envelope(UserReadAdmin) },
+      },
+    },
+    async (request) => {
+      const { session } = currentUser(request);
+      const loaded = await updateUser(ctx, {
+        userId: request.params.user_id,
+        patch: request.body,
+        actingSessionId: session.id,
+      });
+      return ok(presentUser(loaded, { admin: true }) as UserReadAdmin);
+    },
+  );
+
+  r.delete(
+    '/api/user/:user_id',
+    {
+      config: { access: 'superuser' },
+      schema: { tags, params: UserIdParams, response: { 200: envelope(z.null()) } },
+    },
+    async (request) => {
+      await deleteUser(ctx, request.params.user_id, currentUser(request).user.id);
+      return ok(null);
+    },
+  );
+
+  r.patch(
+    '/api/user/:user_id/setting',
+    {
+      config: { access: 'superuser' },
+      schema: {
+        tags,
+        summary: "Replace a user's per-source settings, counters and credits",
+        params: UserIdParams,
+        body: UserSettingUpdate,
+        response: { 200: envelope(UserReadAdmin) },
+      },
+    },
+    async (request) =>
+      ok(
+        presentUser(await updateUserSettings(ctx, request.params.user_id, request.body), {
+          admin: true,
+        }) as UserReadAdmin,
+      ),
+  );
+}

@@ -1,0 +1,142 @@
+import type { Emulator } from '@cc/upstream-emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskResponse } from '@cc/contracts';
+import { conversationRepository } from '../repositories/conversation.repository';
+import { taskRepository } from '../repositories/task.repository';
+import { SYNC_TASK } from '../tasks/builtin';
+import { ask } from '../test/chat-client';
+import { ADMIN, createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+let t: TestApp;
+let url: string;
+let admin: string;
+let emulator: Emulator;
+let owner: { id: number; cookie: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  admin = await t.login(ADMIN.username, ADMIN.password);
+  emulator = t.ctx.demo!.emulator;
+  const o = await t.createUser();
+  owner = { id: o.row.id, cookie: await t.login(o.row.username, o.password) };
+});
+afterAll(() => t.close());
+
+async function webConversation(title: string): Promise<string> {
+  const r = await ask(
+    url,
+    {
+      source: 'openai_web',
+      model: 'gpt_3_5',
+      new_conversation: true,
+      text_content: 'hello',
+      new_title: title,
+    },
+    { cookie: owner.cookie },
+  );
+  const f = r.frames.find((x): x is Extract<AskResponse, { type: 'message' }> => x.type === 'message');
+  return f!.conversation_id;
+}
+
+/** Changes a conversation on the upstream account only (as someone using the account directly would). */
+async function patchUpstream(id: string, body: object): Promise<void> {
+  const res = await fetch(`${emulator.webBaseUrl}conversation/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+}
+
+const sync = () =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/system/action/sync-openai-web-conv',
+    headers: { cookie: admin },
+  });
+
+describe('openai_web conversation sync', () => {
+  it('marks missing ones invalid, re-validates found ones, updates titles, inserts unknown ones unassigned', async () => {
+    const repo = conversationRepository(t.ctx.dbHandle.db);
+    const renamed = await webConversation('Local title');
+    const hidden = await webConversation('Hidden upstream');
+    const revived = await webConversation('Invalid locally');
+    const upstreamOnly = await webConversation('Upstream only');
+    const apiRow = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'api' },
+      { cookie: owner.cookie },
+    );
+    expect(apiRow.code).toBe(1000);
+
+    await patchUpstream(renamed, { title: 'Renamed upstream' });
+    await patchUpstream(hidden, { is_visible: false });
+    await repo.update(revived, { is_valid: 0 });
+    await repo.delete(upstreamOnly);
+
+    const r = await sync();
+    expect(r.statusCode).toBe(200);
+    const summary = r.json().result;
+    expect(summary).toMatchObject({ fetched: 3, invalidated: 1, inserted: 1 });
+    expect(summary.updated).toBeGreaterThanOrEqual(2);
+
+    expect(await repo.findByUuid(renamed)).toMatchObject({
+      title: 'Renamed upstream',
+      is_valid: 1,
+      user_id: owner.id,
+    });
+    expect(await repo.findByUuid(hidden)).toMatchObject({ is_valid: 0, user_id: owner.id });
+    expect(await repo.findByUuid(revived)).toMatchObject({ is_valid: 1 });
+    expect(await repo.findByUuid(upstreamOnly)).toMatchObject({
+      source: 'openai_web',
+      title: 'Upstream only',
+      is_valid: 1,
+      user_id: null,
+    });
+    // API conversations are not the account's: untouched.
+    expect((await repo.list({ source: 'openai_api' })).every((c) => c.is_valid === 1)).toBe(true);
+
+    // The action is recorded as a manual run of the sync task.
+    const [run] = await taskRepository(t.ctx.dbHandle.db).listRuns(SYNC_TASK, 1);
+    expect(run).toMatchObject({
+      trigger: 'manual',
+      status: 'success',
+      output: `fetched 3, updated ${summary.updated}, invalidated 1, inserted 1`,
+    });
+
+    // A second sync finds nothing to change.
+    expect((await sync()).json().result).toEqual({ fetched: 3, updated: 0, invalidated: 0, inserted: 0 });
+
+    // The unassigned one shows in the admin filter and can be assigned.
+    const unassigned = await t.app.inject({
+      url: '/api/conv/all?unassigned=true&source=openai_web',
+      headers: { cookie: admin },
+    });
+    expect(unassigned.json().result.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
+      upstreamOnly,
+    ]);
+  });
+
+  it('changes nothing when the upstream cannot be listed', async () => {
+    const repo = conversationRepository(t.ctx.dbHandle.db);
+    const before = await repo.list({ source: 'openai_web' });
+    const config = t.ctx.runtime.current();
+    // Nothing listens on port 9 here: the list call fails before any row changes.
+    await t.ctx.runtime.save({
+      ...config,
+      openai_web: { ...config.openai_web, chatgpt_base_url: 'http://127.0.0.1:9/backend-api/' },
+    });
+    try {
+      const r = await sync();
+      expect(r.statusCode).toBe(502);
+      expect(r.json().message).toBe('errors.httpError');
+      const [run] = await taskRepository(t.ctx.dbHandle.db).listRuns(SYNC_TASK, 1);
+      expect(run).toMatchObject({ trigger: 'manual', status: 'failed' });
+    } finally {
+      await t.ctx.runtime.save(config);
+    }
+    expect(await repo.list({ source: 'openai_web' })).toEqual(before);
+  });
+});

@@ -1,0 +1,102 @@
+import type { SyncSummary } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { conversationRepository } from '../repositories/conversation.repository';
+import { nowIso } from '../repositories/executor';
+import { webClient } from '../sources/openai-web';
+
+/** Page size of the upstream list (what the web client itself asks for). */
+const PAGE = 80;
+/** A safety stop: 80 × 2500 = 200 000 conversations. */
+const MAX_PAGES = 2500;
+
+interface UpstreamItem {
+  title: string | null;
+  createTime: string | null;
+  updateTime: string | null;
+}
+
+/** Upstream times come as ISO text or epoch seconds; stored times are ISO UTC. */
+function isoOf(value: string | number | null | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const ms = typeof value === 'number' ? value * 1000 : Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+/** Every conversation of the web account, by id. Throws on any upstream failure (never a partial list). */
+async function listUpstream(
+  ctx: AppContext,
+): Promise<{ items: Map<string, UpstreamItem>; serverId: number | null }> {
+  const target = ctx.upstream.webTarget();
+  const client = webClient(target);
+  const items = new Map<string, UpstreamItem>();
+  let offset = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await client.listConversations(offset, PAGE);
+    const got = r?.items ?? [];
+    for (const item of got) {
+      items.set(item.id, {
+        title: item.title ? item.title.slice(0, 256) : null,
+        createTime: isoOf(item.create_time),
+        updateTime: isoOf(item.update_time),
+      });
+    }
+    offset += got.length;
+    // Advance by what came back (an upstream may cap the page size below what was asked).
+    if (got.length === 0 || (typeof r.total === 'number' ? offset >= r.total : got.length < PAGE)) break;
+  }
+  return { items, serverId: target.serverId };
+}
+
+/**
+ * Brings the local `openai_web` rows in line with the account: known rows take the upstream title and create
+ * time and become valid again, rows missing upstream become invalid, unknown conversations are inserted without
+ * an owner (an admin assigns them). The upstream list is read completely before anything changes.
+ */
+export async function syncOpenaiWebConversations(ctx: AppContext): Promise<SyncSummary> {
+  const { items, serverId } = await listUpstream(ctx);
+  const summary: SyncSummary = { fetched: items.size, updated: 0, invalidated: 0, inserted: 0 };
+  await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const repo = conversationRepository(trx);
+    const now = nowIso();
+    const known = new Set<string>();
+    for (const row of await repo.listForSync('openai_web')) {
+      known.add(row.conversation_id);
+      const upstream = items.get(row.conversation_id);
+      if (!upstream) {
+        if (row.is_valid) {
+          await repo.update(row.conversation_id, { is_valid: 0, update_time: now });
+          summary.invalidated += 1;
+        }
+        continue;
+      }
+      const patch: { title?: string; create_time?: string; is_valid?: number } = {};
+      if (upstream.title && upstream.title !== row.title) patch.title = upstream.title;
+      if (upstream.createTime && upstream.createTime !== row.create_time)
+        patch.create_time = upstream.createTime;
+      if (!row.is_valid) patch.is_valid = 1;
+      if (Object.keys(patch).length > 0) {
+        await repo.update(row.conversation_id, { ...patch, update_time: now });
+        summary.updated += 1;
+      }
+    }
+    for (const [id, upstream] of items) {
+      if (known.has(id)) continue;
+      await repo.insert({
+        conversation_id: id,
+        source: 'openai_web',
+        title: upstream.title,
+        user_id: null,
+        is_valid: 1,
+        is_public: 0,
+        current_model: null,
+        current_node: null,
+        server_id: serverId,
+        plugin_ids: null,
+        create_time: upstream.createTime ?? now,
+        update_time: upstream.updateTime ?? now,
+      });
+      summary.inserted += 1;
+    }
+  });
+  return summary;
+}

@@ -1,0 +1,260 @@
+import type {
+  ChatSource,
+  ConversationBulkRequest,
+  ConversationBulkResult,
+  ConversationHistory,
+  InterpreterInfo,
+  ListAllQuery,
+} from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import type { ConversationRow, UserRow } from '../db/schema';
+import { fail, isAppError } from '../http/errors';
+import { canAccessConversation } from '../policies/conversation.policy';
+import { messageToRow, presentHistory } from '../presenters/conversation.presenter';
+import { conversationRepository } from '../repositories/conversation.repository';
+import type { ConversationFilter } from '../repositories/conversation.repository';
+import { messageRepository } from '../repositories/message.repository';
+import { userRepository } from '../repositories/user.repository';
+import { UpstreamError } from '../sources/errors';
+import { generateApiTitle } from '../sources/openai-api';
+import { convertWebConversation, webClient } from '../sources/openai-web';
+import { relayUpstreamUrl } from './file.service';
+import type { RelayedDownload } from './file.service';
+
+function modelNameOf(ctx: AppContext) {
+  const reverse = new Map(
+    Object.entries(ctx.runtime.current().openai_web.model_code_mapping).map(([n, c]) => [c, n]),
+  );
+  return (code: string | null | undefined) => (code ? (reverse.get(code) ?? code) : null);
+}
+
+/** Loads a conversation the actor may act on: unknown → conversation not found, someone else's → 10403. */
+export async function getConversationFor(
+  ctx: AppContext,
+  actor: UserRow,
+  conversationId: string,
+): Promise<ConversationRow> {
+  const row = await conversationRepository(ctx.dbHandle.db).findByUuid(conversationId);
+  if (!row) throw fail.conversationNotFound();
+  if (!canAccessConversation(actor, row)) throw fail.accessDenied();
+  return row;
+}
+
+export function listOwnConversations(ctx: AppContext, userId: number): Promise<ConversationRow[]> {
+  return conversationRepository(ctx.dbHandle.db).list({ userId, validOnly: true });
+}
+
+export function listAllConversations(
+  ctx: AppContext,
+  filter: ConversationFilter,
+): Promise<ConversationRow[]> {
+  return conversationRepository(ctx.dbHandle.db).list(filter);
+}
+
+/**
+ * The history document. API conversations are read locally. Web conversations are refreshed from the upstream
+ * (and mirrored locally); when the upstream is unreachable the local copy is returned, marked `from_cache`.
+ */
+export async function getHistory(ctx: AppContext, row: ConversationRow): Promise<ConversationHistory> {
+  const db = ctx.dbHandle.db;
+  const local = async () =>
+    presentHistory(row, await messageRepository(db).listByConversation(row.conversation_id));
+  if (row.source !== 'openai_web') return local();
+  try {
+    const upstream = await webClient(ctx.upstream.webTarget(row.server_id)).getConversation(
+      row.conversation_id,
+    );
+    const history = convertWebConversation(row.conversation_id, upstream, modelNameOf(ctx));
+    const rows = Object.values(history.mapping).map((m, i) => messageToRow(row.conversation_id, m, i));
+    await messageRepository(db).upsert(rows);
+    await conversationRepository(db).update(row.conversation_id, {
+      current_node: history.current_node,
+      current_model: history.current_model ?? row.current_model,
+      is_valid: 1,
+    });
+    return { ...history, title: row.title ?? history.title };
+  } catch (e) {
+    if (e instanceof UpstreamError && e.status === 404) {
+      await conversationRepository(db).update(row.conversation_id, { is_valid: 0 });
+      throw fail.conversationNotFound('the conversation no longer exists upstream');
+    }
+    ctx.log.warn({ err: e }, 'upstream history unavailable, serving the local copy');
+    return { ...(await local()), from_cache: true };
+  }
+}
+
+/** Renames locally and, for web conversations, upstream too (so a later sync does not revert it). */
+export async function renameConversation(
+  ctx: AppContext,
+  row: ConversationRow,
+  title: string,
+): Promise<ConversationRow> {
+  const updated = await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { title });
+  if (row.source === 'openai_web') {
+    await webClient(ctx.upstream.webTarget(row.server_id))
+      .patchConversation(row.conversation_id, { title })
+      .catch((err: unknown) => ctx.log.warn({ err }, 'upstream rename failed'));
+  }
+  return updated ?? row;
+}
+
+/** Invalidates (soft delete); web conversations are also hidden upstream. */
+export async function deleteConversation(ctx: AppContext, row: ConversationRow): Promise<void> {
+  if (!row.is_valid) throw fail.conversationAlreadyDeleted();
+  if (row.source === 'openai_web') await hideUpstream(ctx, row);
+  await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { is_valid: 0 });
+}
+
+async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void> {
+  await webClient(ctx.upstream.webTarget(row.server_id))
+    .patchConversation(row.conversation_id, { is_visible: false })
+    .catch((err: unknown) => ctx.log.warn({ err }, 'upstream hide failed'));
+}
+
+/** Destroys: hidden upstream if still valid, then the row and its messages are removed. */
+export async function vanishConversation(ctx: AppContext, row: ConversationRow): Promise<void> {
+  if (row.is_valid && row.source === 'openai_web') await hideUpstream(ctx, row);
+  await ctx.dbHandle.db
+    .transaction()
+    .execute((trx) => conversationRepository(trx).delete(row.conversation_id));
+}
+
+export async function assignConversation(
+  ctx: AppContext,
+  row: ConversationRow,
+  username: string,
+): Promise<ConversationRow> {
+  const user = await userRepository(ctx.dbHandle.db).findByUsername(username);
+  if (!user) throw fail.userNotExist(username);
+  return (
+    (await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { user_id: user.id })) ?? row
+  );
+}
+
+/** A title for a conversation that has none (an existing title is returned as is). */
+export async function generateTitle(
+  ctx: AppContext,
+  row: ConversationRow,
+  messageId: string,
+): Promise<string> {
+  if (row.title) return row.title;
+  let title: string | null = null;
+  if (row.source === 'openai_web') {
+    const r = await webClient(ctx.upstream.webTarget(row.server_id)).genTitle(row.conversation_id, messageId);
+    title = r.title ?? null;
+  } else {
+    const rows = await messageRepository(ctx.dbHandle.db).listByConversation(row.conversation_id);
+    const question = rows.find((r) => r.role === 'user')?.text ?? '';
+    const answer = rows.find((r) => r.role === 'assistant')?.text ?? '';
+    const slot = ctx.upstream.servers('openai_api')[0];
+    if (slot) {
+      const code = (ctx.runtime.current().openai_api.model_code_mapping as Record<string, string>)[
+        row.current_model ?? 'gpt_3_5'
+      ];
+      title = await generateApiTitle(
+        ctx.upstream.target('openai_api', slot),
+        code ?? 'gpt-3.5-turbo',
+        question,
+        answer,
+        AbortSignal.timeout(10_000),
+      ).catch(() => null);
+    }
+    title ??= question.trim().slice(0, 40) || null;
+  }
+  if (!title) throw fail.generateTitleFailed();
+  await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { title });
+  return title;
+}
+
+export async function interpreterInfo(ctx: AppContext, row: ConversationRow): Promise<InterpreterInfo> {
+  if ((row.source as ChatSource) !== 'openai_web')
+    throw fail.invalidParams('only openai_web conversations have an interpreter');
+  return webClient(ctx.upstream.webTarget(row.server_id)).interpreter(row.conversation_id);
+}
+
+/** The upstream download URL of a code-interpreter sandbox file (`sandbox:/mnt/data/…` links). */
+export async function interpreterDownloadUrl(
+  ctx: AppContext,
+  row: ConversationRow,
+  messageId: string,
+  sandboxPath: string,
+): Promise<string> {
+  if ((row.source as ChatSource) !== 'openai_web')
+    throw fail.invalidParams('only openai_web conversations have an interpreter');
+  try {
+    const r = await webClient(ctx.upstream.webTarget(row.server_id)).interpreterDownload(
+      row.conversation_id,
+      messageId,
+      sandboxPath,
+    );
+    if (r.status !== 'success' || !r.download_url) throw fail.notFound(r.error_message ?? 'file');
+    return r.download_url;
+  } catch (e) {
+    // The interpreter has expired or the path is wrong: the file is gone.
+    if (e instanceof UpstreamError && e.status === 404) throw fail.notFound('file');
+    throw e;
+  }
+}
+
+/** A code-interpreter sandbox file's bytes, through the server. */
+export async function interpreterDownloadContent(
+  ctx: AppContext,
+  row: ConversationRow,
+  messageId: string,
+  sandboxPath: string,
+  signal?: AbortSignal,
+): Promise<RelayedDownload> {
+  const url = await interpreterDownloadUrl(ctx, row, messageId, sandboxPath);
+  return relayUpstreamUrl(ctx, url, sandboxPath.split('/').pop() || 'file', row.server_id, signal);
+}
+
+/** The admin table: filters, a page, and the total before paging. */
+export async function listConversationsPage(
+  ctx: AppContext,
+  query: ListAllQuery,
+): Promise<{ rows: ConversationRow[]; total: number }> {
+  const filter: ConversationFilter = {
+    validOnly: query.valid_only,
+    isValid: query.is_valid,
+    source: query.source,
+    userId: query.user_id,
+    username: query.username,
+    unassigned: query.unassigned,
+    titleContains: query.q,
+  };
+  const repo = conversationRepository(ctx.dbHandle.db);
+  const rows = await repo.list(filter, { offset: query.offset, limit: query.limit });
+  const paged = query.offset > 0 || (query.limit !== undefined && rows.length === query.limit);
+  return { rows, total: paged ? await repo.countMatching(filter) : rows.length };
+}
+
+/**
+ * One admin action on many conversations: each is done on its own (invalidate and vanish hide web conversations
+ * upstream, as the single actions do), and a failure of one does not stop the others.
+ */
+export async function bulkConversationAction(
+  ctx: AppContext,
+  input: ConversationBulkRequest,
+): Promise<ConversationBulkResult> {
+  const repo = conversationRepository(ctx.dbHandle.db);
+  let owner: UserRow | undefined;
+  if (input.action === 'assign') {
+    owner = await userRepository(ctx.dbHandle.db).findByUsername(input.username ?? '');
+    if (!owner) throw fail.userNotExist(input.username);
+  }
+  const result: ConversationBulkResult = { succeeded: [], failed: [] };
+  for (const id of new Set(input.conversation_ids)) {
+    try {
+      const row = await repo.findByUuid(id);
+      if (!row) throw fail.conversationNotFound();
+      if (input.action === 'invalidate') await deleteConversation(ctx, row);
+      else if (input.action === 'vanish') await vanishConversation(ctx, row);
+      else if (owner) await repo.update(id, { user_id: owner.id });
+      result.succeeded.push(id);
+    } catch (e) {
+      if (!isAppError(e)) ctx.log.error({ err: e, conversation_id: id }, 'bulk conversation action failed');
+      result.failed.push({ conversation_id: id, error: isAppError(e) ? e.messageKey : 'errors.internal' });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,397 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { imageSizeFromFile } from 'image-size/fromFile';
+import { IMAGE_MIME_TYPES } from '@cc/contracts';
+import type { FileUseCase, StartUploadRequest, StartUploadResponse } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import type { FileRow, UserRow } from '../db/schema';
+import { fail } from '../http/errors';
+import { canAccessFile } from '../policies/file.policy';
+import { fileRepository } from '../repositories/file.repository';
+import { messageRepository } from '../repositories/message.repository';
+import { UpstreamError } from '../sources/errors';
+import { openDownload, putToBlob, webClient } from '../sources/openai-web';
+import { getUser } from './user.service';
+import { joinSettings } from './user-settings';
+
+/** image-size type → the MIME type we store and serve; other types are plain files. */
+const IMAGE_TYPES: Record<string, (typeof IMAGE_MIME_TYPES)[number]> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+const FALLBACK_TYPE = 'application/octet-stream';
+const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+
+export function uploadsDir(ctx: AppContext): string {
+  return path.join(ctx.config.data.data_dir, 'uploads');
+}
+
+/** The client's name for display only: no directories, no control characters, at most 255 characters. */
+export function sanitizeFilename(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return [...clean].slice(0, 255).join('') || 'file';
+}
+
+function cleanMimeType(type: string | null | undefined): string | null {
+  if (!type) return null;
+  const bare = type.split(';')[0]!.trim().toLowerCase();
+  return MIME_PATTERN.test(bare) && bare.length <= 255 ? bare : null;
+}
+
+/** The type a stored or relayed file is served with: a known raster image type, else opaque bytes. */
+export function servedContentType(type: string | null | undefined): string {
+  const bare = cleanMimeType(type);
+  return bare && (IMAGE_MIME_TYPES as readonly string[]).includes(bare) ? bare : FALLBACK_TYPE;
+}
+
+/**
+ * The user's upload flags and the global switches: images (`multimodal`) and attachments are allowed
+ * separately. Uploading also needs the web source itself.
+ */
+export async function assertUploadAllowed(
+  ctx: AppContext,
+  userId: number,
+  useCase: FileUseCase,
+): Promise<void> {
+  const config = ctx.runtime.current().openai_web;
+  const loaded = await getUser(ctx, userId);
+  const web = joinSettings(loaded.setting, loaded.counters).openai_web;
+  if (!config.enabled || !web.allow_to_use) throw fail.uploadingNotAllowed('openai_web');
+  if (useCase === 'multimodal') {
+    if (!config.enable_uploading_multimodal_images || !web.allow_uploading_multimodal_images)
+      throw fail.uploadingNotAllowed('images');
+  } else if (!config.enable_uploading_attachments || !web.allow_uploading_attachments) {
+    throw fail.uploadingNotAllowed('attachments');
+  }
+}
+
+/** Loads a file the actor may act on: unknown → 404, someone else's → 10403. */
+export async function getFileFor(ctx: AppContext, actor: UserRow, id: string): Promise<FileRow> {
+  const row = await fileRepository(ctx.dbHandle.db).findById(id);
+  if (!row) throw fail.notFound('file');
+  if (!canAccessFile(actor, row)) throw fail.accessDenied();
+  return row;
+}
+
+export interface StartUploadInput {
+  /** The logged-in user. */
+  actor: UserRow;
+  request: StartUploadRequest;
+}
+
+export interface StartUploadResult {
+  strategy: StartUploadResponse['strategy'];
+  fileMaxSize: number;
+  /** The upstream file to PUT the bytes to; null = upload to the server first. */
+  file: FileRow | null;
+}
+
+/**
+ * Step one of every upload. Under `server_upload_only` (and `browser_upload_when_file_size_exceed` for a file
+ * the server accepts) the client sends the bytes to the server; otherwise the upstream file is created here and
+ * the browser PUTs the bytes to its signed URL.
+ */
+export async function startUpload(ctx: AppContext, input: StartUploadInput): Promise<StartUploadResult> {
+  const { actor, request } = input;
+  await assertUploadAllowed(ctx, actor.id, request.use_case);
+  const strategy = ctx.runtime.current().openai_web.file_upload_strategy;
+  const fileMaxSize = ctx.config.data.max_file_upload_size;
+  const direct =
+    strategy === 'browser_upload_only' ||
+    (strategy === 'browser_upload_when_file_size_exceed' && request.file_size > fileMaxSize);
+  if (!direct) {
+    if (request.file_size > fileMaxSize) throw fail.fileTooLarge({ max_size: fileMaxSize });
+    return { strategy, fileMaxSize, file: null };
+  }
+  const name = sanitizeFilename(request.file_name);
+  const created = await webClient(ctx.upstream.webTarget()).createFile({
+    file_name: name,
+    file_size: request.file_size,
+    use_case: request.use_case,
+  });
+  if (!created.file_id || !created.upload_url)
+    throw fail.upstreamError('the upstream did not return an upload URL');
+  const file = await fileRepository(ctx.dbHandle.db).insert({
+    id: randomUUID(),
+    original_filename: name,
+    size: request.file_size,
+    content_type: cleanMimeType(request.mime_type),
+    storage_name: null,
+    uploader_id: actor.id,
+    upload_time: new Date().toISOString(),
+    width: request.width ?? null,
+    height: request.height ?? null,
+    use_case: request.use_case,
+    openai_web_file_id: created.file_id,
+    openai_web_upload_url: created.upload_url,
+    openai_web_download_url: null,
+  });
+  return { strategy, fileMaxSize, file };
+}
+
+function isComplete(row: FileRow): boolean {
+  return !!row.openai_web_file_id && !row.openai_web_upload_url && !!row.openai_web_download_url;
+}
+
+/** After the browser's PUT: tells the upstream, stores the download URL and clears the upload URL. */
+export async function completeUpload(ctx: AppContext, actor: UserRow, id: string): Promise<FileRow> {
+  const row = await getFileFor(ctx, actor, id);
+  if (!row.openai_web_file_id) throw fail.invalidParams('the file was not started as a browser upload');
+  if (isComplete(row)) return row;
+  const done = await webClient(ctx.upstream.webTarget()).markFileUploaded(row.openai_web_file_id);
+  return (
+    (await fileRepository(ctx.dbHandle.db).update(row.id, {
+      openai_web_upload_url: null,
+      openai_web_download_url: done.download_url ?? null,
+    })) ?? row
+  );
+}
+
+export interface LocalUploadInput {
+  /** The logged-in user. */
+  actor: UserRow;
+  /** The multipart part: its byte stream (truncated by the size limit), the client's name and type. */
+  file: { stream: Readable & { truncated?: boolean }; filename: string; mimetype: string };
+  /** Declared use; without it images are `multimodal`, other files `my_files`. */
+  useCase?: FileUseCase;
+}
+
+function discard(stream: Readable): void {
+  stream.on('error', () => undefined);
+  stream.resume();
+}
+
+/**
+ * Stores an upload under a generated name. Larger than `max_file_upload_size` → `fileTooLarge` and nothing is
+ * kept. Image dimensions come from the bytes, never from the client.
+ */
+export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput): Promise<FileRow> {
+  const { actor, file } = input;
+  if (ctx.runtime.current().openai_web.file_upload_strategy === 'browser_upload_only') {
+    discard(file.stream);
+    throw fail.uploadingNotAllowed('server uploads are off (file_upload_strategy browser_upload_only)');
+  }
+  if (input.useCase) {
+    try {
+      await assertUploadAllowed(ctx, actor.id, input.useCase);
+    } catch (e) {
+      discard(file.stream);
+      throw e;
+    }
+  }
+  const maxSize = ctx.config.data.max_file_upload_size;
+  const dir = uploadsDir(ctx);
+  await mkdir(dir, { recursive: true });
+  const id = randomUUID();
+  const dest = path.join(dir, id);
+  const remove = () => unlink(dest).catch(() => undefined);
+  try {
+    await pipeline(file.stream, createWriteStream(dest, { flags: 'wx', mode: 0o600 }));
+  } catch (e) {
+    await remove();
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw fail.fileTooLarge({ max_size: maxSize });
+    throw e;
+  }
+  try {
+    if (file.stream.truncated) throw fail.fileTooLarge({ max_size: maxSize });
+    const { size } = await stat(dest);
+    const image = await imageSizeFromFile(dest).catch(() => null);
+    const imageType = image?.type ? IMAGE_TYPES[image.type] : undefined;
+    const useCase = input.useCase ?? (imageType ? 'multimodal' : 'my_files');
+    if (!input.useCase) await assertUploadAllowed(ctx, actor.id, useCase);
+    if (useCase === 'multimodal' && !imageType)
+      throw fail.invalidParams('an image upload must be a PNG, JPEG, GIF or WebP image');
+    return await fileRepository(ctx.dbHandle.db).insert({
+      id,
+      original_filename: sanitizeFilename(file.filename),
+      size,
+      content_type: imageType ?? cleanMimeType(file.mimetype) ?? FALLBACK_TYPE,
+      storage_name: id,
+      uploader_id: actor.id,
+      upload_time: new Date().toISOString(),
+      width: imageType ? (image?.width ?? null) : null,
+      height: imageType ? (image?.height ?? null) : null,
+      use_case: useCase,
+      openai_web_file_id: null,
+      openai_web_upload_url: null,
+      openai_web_download_url: null,
+    });
+  } catch (e) {
+    await remove();
+    throw e;
+  }
+}
+
+/** A stored file's bytes, for its uploader or a superuser. */
+export async function openLocalFile(
+  ctx: AppContext,
+  actor: UserRow,
+  id: string,
+): Promise<{ row: FileRow; size: number; stream: Readable }> {
+  const row = await getFileFor(ctx, actor, id);
+  if (!row.storage_name) throw fail.notFound('the file has no copy on the server');
+  const file = path.join(uploadsDir(ctx), row.storage_name);
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw fail.notFound('the file is missing on the server');
+  return { row, size: info.size, stream: createReadStream(file) };
+}
+
+/**
+ * `server_upload_only` second step: the server sends its copy to the upstream (create, PUT to the blob without
+ * the account's token, mark uploaded). A file already there is returned as is.
+ */
+export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: string): Promise<FileRow> {
+  const row = await getFileFor(ctx, actor, id);
+  if (isComplete(row)) return row;
+  if (!row.storage_name) throw fail.invalidParams('the file has no copy on the server');
+  const useCase = (row.use_case as FileUseCase | null) ?? 'my_files';
+  await assertUploadAllowed(ctx, actor.id, useCase);
+  const file = path.join(uploadsDir(ctx), row.storage_name);
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw fail.notFound('the file is missing on the server');
+  const target = ctx.upstream.webTarget();
+  const client = webClient(target);
+  const created = await client.createFile({
+    file_name: row.original_filename,
+    file_size: info.size,
+    use_case: useCase,
+  });
+  if (!created.file_id || !created.upload_url)
+    throw fail.upstreamError('the upstream did not return an upload URL');
+  const repo = fileRepository(ctx.dbHandle.db);
+  await repo.update(row.id, {
+    openai_web_file_id: created.file_id,
+    openai_web_upload_url: created.upload_url,
+    openai_web_download_url: null,
+  });
+  await putToBlob(
+    target,
+    created.upload_url,
+    createReadStream(file),
+    info.size,
+    row.content_type ?? FALLBACK_TYPE,
+  );
+  const done = await client.markFileUploaded(created.file_id);
+  return (
+    (await repo.update(row.id, {
+      openai_web_upload_url: null,
+      openai_web_download_url: done.download_url ?? null,
+    })) ?? row
+  );
+}
+
+/**
+ * Who may resolve an upstream file id: a superuser, its uploader, or anyone who may open a conversation whose
+ * messages mention it (DALL·E output, code-interpreter images, attachments).
+ */
+export async function assertOpenaiFileAccess(ctx: AppContext, actor: UserRow, fileId: string): Promise<void> {
+  if (actor.is_superuser === 1) return;
+  const db = ctx.dbHandle.db;
+  if (await fileRepository(db).isUploadedBy(fileId, actor.id)) return;
+  if (await messageRepository(db).mentionsFile(fileId, actor.id)) return;
+  throw fail.accessDenied();
+}
+
+async function upstreamDownloadUrl(ctx: AppContext, fileId: string) {
+  try {
+    const r = await webClient(ctx.upstream.webTarget()).fileDownload(fileId);
+    if (r.status !== 'success' || !r.download_url) throw fail.notFound('file');
+    return { url: r.download_url, fileName: r.file_name ?? null };
+  } catch (e) {
+    if (e instanceof UpstreamError && e.status === 404) throw fail.notFound('file');
+    throw e;
+  }
+}
+
+/** The upstream's (short-lived) download URL of a file the actor may see. */
+export async function openaiWebDownloadUrl(ctx: AppContext, actor: UserRow, fileId: string): Promise<string> {
+  await assertOpenaiFileAccess(ctx, actor, fileId);
+  return (await upstreamDownloadUrl(ctx, fileId)).url;
+}
+
+export interface RelayedDownload {
+  body: AsyncIterable<Uint8Array>;
+  contentType: string;
+  size: number | null;
+  fileName: string;
+}
+
+async function relayDownload(
+  ctx: AppContext,
+  url: string,
+  fileName: string,
+  serverId: number | null,
+  signal?: AbortSignal,
+): Promise<RelayedDownload> {
+  const res = await openDownload(ctx.upstream.webTarget(serverId), url, signal);
+  const length = Number(res.headers['content-length']);
+  const type = res.headers['content-type'];
+  return {
+    body: res.body,
+    contentType: servedContentType(Array.isArray(type) ? type[0] : type),
+    size: Number.isFinite(length) && length >= 0 ? length : null,
+    fileName,
+  };
+}
+
+/** The bytes of an upstream file, through the server (the browser never needs the upstream's hosts). */
+export async function openaiWebFileContent(
+  ctx: AppContext,
+  actor: UserRow,
+  fileId: string,
+  signal?: AbortSignal,
+): Promise<RelayedDownload> {
+  await assertOpenaiFileAccess(ctx, actor, fileId);
+  const { url, fileName } = await upstreamDownloadUrl(ctx, fileId);
+  return relayDownload(ctx, url, sanitizeFilename(fileName ?? fileId), null, signal);
+}
+
+/** The bytes behind an upstream download URL (code-interpreter sandbox files). */
+export function relayUpstreamUrl(
+  ctx: AppContext,
+  url: string,
+  fileName: string,
+  serverId: number | null,
+  signal?: AbortSignal,
+): Promise<RelayedDownload> {
+  return relayDownload(ctx, url, sanitizeFilename(fileName), serverId, signal);
+}
+
+/** Upstream file ids an ask refers to (attachment ids and `scheme://<id>` image pointers). */
+function askFileIds(attachments: { id: string }[], imageParts: { asset_pointer: string }[]): string[] {
+  const ids = new Set(attachments.map((a) => a.id));
+  for (const p of imageParts) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/(.+)$/i.exec(p.asset_pointer);
+    if (!m) throw fail.invalidParams(`unsupported asset pointer ${p.asset_pointer.slice(0, 80)}`);
+    ids.add(m[1]!);
+  }
+  return [...ids];
+}
+
+/**
+ * The files of an ask must be the asker's (uploaded by them or in a conversation they may open): the upstream
+ * account is shared, so a foreign file id would expose someone else's file.
+ */
+export async function assertAskFilesUsable(
+  ctx: AppContext,
+  actor: UserRow,
+  attachments: { id: string }[],
+  imageParts: { asset_pointer: string }[],
+): Promise<void> {
+  for (const id of askFileIds(attachments, imageParts)) {
+    try {
+      await assertOpenaiFileAccess(ctx, actor, id);
+    } catch {
+      throw fail.accessDenied(`file ${id.slice(0, 80)}`);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { CommonStatus } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { askLogRepository } from '../repositories/ask-log.repository';
+
+const CACHE_MS = 5_000;
+let cached: { at: number; ctx: AppContext; value: CommonStatus } | null = null;
+
+/**
+ * What every user may see: active users (non-superusers) in 5 min / 1 h / 1 day, whether the web source is
+ * saturated, how many asks wait, and the shared web GPT-4 use in the last 3 hours. Counts run on indexed columns.
+ */
+export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
+  if (cached && cached.ctx === ctx && Date.now() - cached.at < CACHE_MS) return cached.value;
+  const db = ctx.dbHandle.db;
+  const now = Date.now();
+  const since = (ms: number) => new Date(now - ms).toISOString();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => [
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('last_active_time', '>=', since(5 * 60_000))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('m5'),
+      eb.fn
+        .sum<number>(eb.case().when('last_active_time', '>=', since(3600_000)).then(1).else(0).end())
+        .as('h1'),
+      eb.fn
+        .sum<number>(eb.case().when('last_active_time', '>=', since(86_400_000)).then(1).else(0).end())
+        .as('d1'),
+    ])
+    .where('is_superuser', '=', 0)
+    .where('last_active_time', '>=', since(86_400_000))
+    .executeTakeFirstOrThrow();
+  const value: CommonStatus = {
+    active_user_in_5m: Number(row.m5 ?? 0),
+    active_user_in_1h: Number(row.h1 ?? 0),
+    active_user_in_1d: Number(row.d1 ?? 0),
+    is_chatbot_busy: await ctx.scheduler.isBusy('openai_web'),
+    chatbot_waiting_count:
+      (await ctx.scheduler.snapshot('openai_web')).waiting +
+      (await ctx.scheduler.snapshot('openai_api')).waiting,
+    gpt4_count_in_3_hours: await askLogRepository(db).countSince(since(3 * 3600_000), 'openai_web', 'gpt_4'),
+  };
+  cached = { at: now, ctx, value };
+  return value;
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import {
+  BOOTSTRAP_ONLY_KEYS,
+  CONFIG_SECRET_KEYS,
+  ERRORS,
+  ConfigWrite,
+  CredentialsWrite,
+  MASKED_SECRET,
+  RESTART_REQUIRED_KEYS,
+  VALIDATION_MESSAGES,
+} from '@cc/contracts';
+import type { Config, ConfigSaved, CredentialsRead } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { AppError } from '../http/errors';
+import { SYNC_TASK } from '../tasks/builtin';
+import { loadCredentials, saveCredentials } from './credentials.service';
+
+type Tree = Record<string, unknown>;
+
+/** Leaf values by dotted key (arrays are leaves). */
+function flatten(value: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value as Tree)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else {
+    out[prefix] = JSON.stringify(value ?? null);
+  }
+  return out;
+}
+
+/** Dotted keys whose value differs between two configs. */
+export function changedKeys(before: unknown, after: unknown): string[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).sort();
+}
+
+export function needsRestart(key: string): boolean {
+  return RESTART_REQUIRED_KEYS.some((p) => (p.endsWith('.') ? key.startsWith(p) : key === p));
+}
+
+const isSecret = (key: string) => (CONFIG_SECRET_KEYS as readonly string[]).includes(key);
+
+/**
+ * The live config as the admin sees it: the secrets it carries (set in config.yaml or the environment) are masked.
+ */
+export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.current()): ConfigWrite {
+  const boot = ctx.config;
+  return {
+    ...config,
+    auth: {
+      ...config.auth,
+      jwt_secret: boot.auth.jwt_secret ? MASKED_SECRET : null,
+      user_secret: boot.auth.user_secret ? MASKED_SECRET : null,
+    },
+    common: {
+      ...config.common,
+      initial_admin_user_password: boot.common.initial_admin_user_password ? MASKED_SECRET : null,
+    },
+  };
+}
+
+/**
+ * Saves the config for every instance (settings table) and applies what can be applied live: upstream settings
+ * (the upstream directory is refreshed) and the conversation sync schedule. The secrets inside the config are
+ * never stored through the API. Returns the changed keys that wait for a restart.
+ */
+export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Promise<ConfigSaved> {
+  const before = ctx.runtime.current();
+  const changed = changedKeys(presentConfig(ctx, before), input).filter((k) => !isSecret(k));
+  // Listen address, database, secrets, logging and the boot-time admin come from config.yaml/env only: saving
+  // them here could never take effect, so the change is refused rather than silently kept.
+  const bootOnly = changed.filter((k) => BOOTSTRAP_ONLY_KEYS.some((p) => k.startsWith(p)));
+  if (bootOnly.length > 0) {
+    throw new AppError(ERRORS.invalidParams, {
+      detail: bootOnly.map((k) => ({
+        loc: ['body', ...k.split('.')],
+        msg: VALIDATION_MESSAGES.bootstrapOnly,
+        type: 'bootstrap_only',
+      })),
+    });
+  }
+  const restart = changed.filter((k) => needsRestart(k));
+  const next: Config = {
+    ...input,
+    auth: { ...input.auth, jwt_secret: null, user_secret: null },
+    common: { ...input.common, initial_admin_user_password: null },
+  };
+  await ctx.runtime.save(next);
+  const web = next.openai_web;
+  if (
+    web.sync_conversations_schedule !== before.openai_web.sync_conversations_schedule ||
+    web.sync_conversations_schedule_interval_hours !==
+      before.openai_web.sync_conversations_schedule_interval_hours
+  ) {
+    await ctx.tasks.update(SYNC_TASK, {
+      enabled: web.sync_conversations_schedule,
+      interval_seconds: web.sync_conversations_schedule_interval_hours * 3600,
+    });
+  }
+  await ctx.upstream.refresh();
+  return { config: presentConfig(ctx), restart_required: restart };
+}
+
+let schemas: { config: Tree; credentials: Tree } | null = null;
+
+/** JSON Schemas (input side) of the config and credentials forms; computed once. */
+export function configSchemas() {
+  schemas ??= {
+    config: z.toJSONSchema(ConfigWrite, { io: 'input', unrepresentable: 'any' }),
+    credentials: z.toJSONSchema(CredentialsWrite, { io: 'input', unrepresentable: 'any' }),
+  };
+  return {
+    ...schemas,
+    restart_required_keys: [...RESTART_REQUIRED_KEYS],
+    bootstrap_only_keys: [...BOOTSTRAP_ONLY_KEYS],
+  };
+}
+
+/** Credentials as the admin sees them: the mask when set, null when not. */
+export async function readCredentials(ctx: AppContext): Promise<CredentialsRead> {
+  const c = await loadCredentials(ctx);
+  return {
+    openai_web_access_token: c.openai_web_access_token ? MASKED_SECRET : null,
+    openai_api_key: c.openai_api_key ? MASKED_SECRET : null,
+  };
+}
+
+/**
+ * Stores the credentials sealed (write-only): a new value replaces, null clears, the mask or an absent key keeps
+ * the stored value. The upstream directory picks them up at once.
+ */
+export async function writeCredentials(ctx: AppContext, input: CredentialsWrite): Promise<CredentialsRead> {
+  const stored = await loadCredentials(ctx);
+  const pick = (value: string | null | undefined, old: string | null) =>
+    value === undefined || value === MASKED_SECRET ? old : value;
+  await saveCredentials(ctx, {
+    openai_web_access_token: pick(input.openai_web_access_token, stored.openai_web_access_token),
+    openai_api_key: pick(input.openai_api_key, stored.openai_api_key),
+  });
+  await ctx.upstream.refresh();
+  return readCredentials(ctx);
+}

@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { API_MODELS, WEB_MODELS } from '@cc/contracts';
+import type { UserCreate, UserSettingUpdate, UserUpdateAdmin, UserUpdateSelf } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import type { UserRow, UserRowUpdate, UserSettingsRow } from '../db/schema';
+import { fail } from '../http/errors';
+import type { Executor } from '../repositories/executor';
+import { int, nowIso } from '../repositories/executor';
+import type { CounterRow } from '../repositories/quota.repository';
+import { quotaRepository } from '../repositories/quota.repository';
+import { sessionRepository } from '../repositories/session.repository';
+import { userSettingRepository } from '../repositories/user-setting.repository';
+import { userRepository } from '../repositories/user.repository';
+import { hashPassword } from './password';
+import { sealedCustomKey, splitSettings } from './user-settings';
+
+/** A user with everything its read shape needs. */
+export interface LoadedUser {
+  row: UserRow;
+  setting: UserSettingsRow;
+  counters: CounterRow[];
+}
+
+async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
+  const ids = rows.map((r) => r.id);
+  const [settings, counters] = await Promise.all([
+    userSettingRepository(db).findByUserIds(ids),
+    quotaRepository(db).listForUsers(ids),
+  ]);
+  const byUser = new Map(settings.map((s) => [s.user_id, s]));
+  return rows.flatMap((row) => {
+    const setting = byUser.get(row.id);
+    return setting ? [{ row, setting, counters: counters.filter((c) => c.user_id === row.id) }] : [];
+  });
+}
+
+/** Loads one user with settings and counters; 404 when missing. */
+export async function getUser(
+  ctx: AppContext,
+  userId: number,
+  db: Executor = ctx.dbHandle.db,
+): Promise<LoadedUser> {
+  const row = await userRepository(db).findById(userId);
+  if (!row) throw fail.userNotExist(`user ${userId}`);
+  const [loaded] = await loadMany(db, [row]);
+  if (!loaded) throw fail.userNotExist(`user ${userId}`);
+  return loaded;
+}
+
+export async function listUsers(ctx: AppContext): Promise<LoadedUser[]> {
+  const db = ctx.dbHandle.db;
+  return loadMany(db, await userRepository(db).listAll());
+}
+
+/** Settings that allow everything: the initial admin's. */
+export function unlimitedSettings(): Omit<UserSettingUpdate, 'openai_web_chat_status'> {
+  const base = {
+    allow_to_use: true,
+    valid_until: null,
+    max_conv_count: -1,
+    total_ask_count: -1,
+    rate_limits: [],
+    daily_available_time_slots: [],
+  };
+  return {
+    credits: -1,
+    openai_web: {
+      ...base,
+      available_models: [...WEB_MODELS],
+      per_model_ask_count: {},
+      allow_uploading_attachments: true,
+      allow_uploading_multimodal_images: true,
+    },
+    openai_api: {
+      ...base,
+      available_models: [...API_MODELS],
+      per_model_ask_count: {},
+      allow_custom_openai_api: true,
+      custom_openai_api_settings: { url: null, key: null },
+    },
+  };
+}
+
+export interface CreateUserInput {
+  /** Validated create payload. */
+  user: UserCreate;
+  /** Settings to start with; default: the config's `user_defaults`. */
+  settings?: Omit<UserSettingUpdate, 'openai_web_chat_status'>;
+}
+
+/** Creates a user with its settings row and counters; a taken username → "user already exists". */
+export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<LoadedUser> {
+  const { user } = input;
+  const hashed = await hashPassword(user.password);
+  const settings = input.settings ?? ctx.runtime.current().user_defaults;
+  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+    if (await userRepository(trx).findByUsername(user.username)) throw fail.userAlreadyExists(user.username);
+    const now = nowIso();
+    const row = await userRepository(trx).insert({
+      username: user.username,
+      nickname: user.nickname,
+      email: user.email,
+      hashed_password: hashed,
+      avatar: user.avatar ?? null,
+      remark: user.remark ?? null,
+      is_active: int(user.is_active),
+      is_superuser: int(user.is_superuser),
+      is_verified: int(user.is_verified),
+      last_active_time: null,
+      create_time: now,
+      update_time: now,
+    });
+    const { stored, counters } = splitSettings(ctx.secretBox, settings, null);
+    await userSettingRepository(trx).insert(row.id, stored);
+    await quotaRepository(trx).replaceForUser(row.id, counters);
+    return getUser(ctx, row.id, trx);
+  });
+}
+
+export interface UpdateUserInput {
+  userId: number;
+  /** Self-edit (allow-list) or admin update. */
+  patch: UserUpdateSelf | UserUpdateAdmin;
+  /** The acting session: kept when the password changes, every other session of the user is revoked. */
+  actingSessionId?: string;
+}
+
+/** Applies a user update; a new password revokes the user's other sessions, deactivation revokes all. */
+export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promise<LoadedUser> {
+  const { patch, userId } = input;
+  const hashed = patch.password ? await hashPassword(patch.password) : undefined;
+  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const users = userRepository(trx);
+    const existing = await users.findById(userId);
+    if (!existing) throw fail.userNotExist(`user ${userId}`);
+    const admin = patch as UserUpdateAdmin;
+    if (admin.username !== undefined && admin.username !== existing.username) {
+      if (await users.findByUsername(admin.username)) throw fail.userAlreadyExists(admin.username);
+    }
+    const set: UserRowUpdate = { update_time: nowIso() };
+    if (patch.email !== undefined) set.email = patch.email;
+    if (patch.nickname !== undefined) set.nickname = patch.nickname;
+    if (patch.avatar !== undefined) set.avatar = patch.avatar;
+    if (hashed) set.hashed_password = hashed;
+    if (admin.username !== undefined) set.username = admin.username;
+    if (admin.remark !== undefined) set.remark = admin.remark;
+    if (admin.is_active !== undefined) set.is_active = int(admin.is_active);
+    if (admin.is_superuser !== undefined) set.is_superuser = int(admin.is_superuser);
+    if (admin.is_verified !== undefined) set.is_verified = int(admin.is_verified);
+    await users.update(userId, set);
+    const sessions = sessionRepository(trx);
+    if (admin.is_active === false) await sessions.deleteForUser(userId);
+    else if (hashed) await sessions.deleteForUser(userId, input.actingSessionId);
+    return getUser(ctx, userId, trx);
+  });
+}
+
+/** Deletes a user (settings, counters and sessions go with it). An admin cannot delete themself. */
+export async function deleteUser(ctx: AppContext, userId: number, actorId: number): Promise<void> {
+  if (userId === actorId) throw fail.cannotDeleteSelf();
+  const deleted = await userRepository(ctx.dbHandle.db).deleteById(userId);
+  if (!deleted) throw fail.userNotExist(`user ${userId}`);
+}
+
+/** Replaces a user's per-source settings and counters atomically. */
+export async function updateUserSettings(
+  ctx: AppContext,
+  userId: number,
+  update: UserSettingUpdate,
+): Promise<LoadedUser> {
+  const loaded = await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const current = await userSettingRepository(trx).findByUserId(userId);
+    if (!current) throw fail.userNotExist(`user ${userId}`);
+    const { stored, counters } = splitSettings(ctx.secretBox, update, sealedCustomKey(current));
+    await userSettingRepository(trx).update(userId, stored);
+    await quotaRepository(trx).replaceForUser(userId, counters);
+    return getUser(ctx, userId, trx);
+  });
+  // Resetting the status to idling frees a user whose ask is stuck (the lease would expire anyway).
+  if (update.openai_web_chat_status === 'idling') await ctx.coordination.chatStatus.release(userId);
+  return loaded;
+}
+
+/**
+ * Boot: creates the configured initial superuser when it does not exist. Without a configured password a random
+ * one is generated and printed once in the log.
+ */
+export async function ensureInitialAdmin(ctx: AppContext): Promise<void> {
+  const common = ctx.config.common;
+  if (!common.create_initial_admin_user) return;
+  const username = common.initial_admin_user_username;
+  if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return;
+  const generated = common.initial_admin_user_password === null;
+  const password = common.initial_admin_user_password ?? randomBytes(12).toString('base64url');
+  await createUser(ctx, {
+    user: {
+      username,
+      password,
+      nickname: 'admin',
+      email: 'admin@localhost.localdomain',
+      is_active: true,
+      is_superuser: true,
+      is_verified: true,
+    },
+    settings: unlimitedSettings(),
+  });
+  if (generated) {
+    ctx.log.warn(
+      `Initial admin "${username}" created with the generated password: ${password} (shown once; change it after logging in)`,
+    );
+  } else {
+    ctx.log.info(`Initial admin "${username}" created with the configured password.`);
+  }
+}

@@ -1,0 +1,20 @@
+/** The upstream answered with a non-2xx status (or an error event inside the stream: status null). */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    readonly status: number | null,
+    readonly body: string,
+  ) {
+    super(`upstream ${status ?? 'stream'} error: ${body.slice(0, 500)}`);
+  }
+}
+
+/** No byte from the upstream within the connect or read timeout. */
+export class UpstreamTimeout extends Error {
+  override name = 'UpstreamTimeout';
+}
+
+/** The connection failed (refused, reset, DNS, TLS). */
+export class UpstreamNetworkError extends Error {
+  override name = 'UpstreamNetworkError';
+}

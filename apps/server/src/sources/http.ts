@@ -1,0 +1,101 @@
+import type { Readable } from 'node:stream';
+import { Agent, ProxyAgent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from './errors';
+
+export interface HttpOptions {
+  /** Time to open the connection, ms. */
+  connectTimeoutMs: number;
+  /** Longest wait for headers and, while streaming, between two chunks, ms. */
+  readTimeoutMs: number;
+  /** HTTP(S) proxy URL, or null. */
+  proxy: string | null;
+  signal?: AbortSignal;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  /** Response headers, lower-cased names. */
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array>;
+  text(): Promise<string>;
+  json<T>(): Promise<T>;
+}
+
+const dispatchers = new Map<string, Dispatcher>();
+
+/** One keep-alive pool per (proxy, connect timeout). */
+function dispatcherFor(proxy: string | null, connectTimeoutMs: number): Dispatcher {
+  const key = `${proxy ?? ''}|${connectTimeoutMs}`;
+  let d = dispatchers.get(key);
+  if (!d) {
+    d = proxy
+      ? new ProxyAgent({ uri: proxy, connect: { timeout: connectTimeoutMs } })
+      : new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000 });
+    dispatchers.set(key, d);
+  }
+  return d;
+}
+
+function mapError(e: unknown, signal?: AbortSignal): Error {
+  if (signal?.aborted)
+    return signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError');
+  const code = (e as { code?: string }).code ?? '';
+  if (/TIMEOUT/.test(code)) return new UpstreamTimeout(code);
+  if (e instanceof UpstreamError) return e;
+  return new UpstreamNetworkError(`${code} ${(e as Error).message}`.trim());
+}
+
+async function* guarded(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (e) {
+    throw mapError(e, signal);
+  }
+}
+
+/** One upstream HTTP call with connect/read timeouts, optional proxy and abort; maps failures to upstream errors. */
+export async function upstreamRequest(
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: string | Buffer | Readable },
+  options: HttpOptions,
+): Promise<UpstreamResponse> {
+  try {
+    const res = await request(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      signal: options.signal,
+      dispatcher: dispatcherFor(options.proxy, options.connectTimeoutMs),
+      headersTimeout: options.readTimeoutMs,
+      bodyTimeout: options.readTimeoutMs,
+    });
+    const body = guarded(res.body, options.signal);
+    const text = async () => {
+      let out = '';
+      const dec = new TextDecoder();
+      for await (const c of body) out += dec.decode(c, { stream: true });
+      return out + dec.decode();
+    };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body,
+      text,
+      json: async <T>() => JSON.parse(await text()) as T,
+    };
+  } catch (e) {
+    throw mapError(e, options.signal);
+  }
+}
+
+/** Throws UpstreamError for a non-2xx response (reading its body as the detail). */
+export async function ensureOk(res: UpstreamResponse): Promise<UpstreamResponse> {
+  if (res.status >= 200 && res.status < 300) return res;
+  throw new UpstreamError(res.status, (await res.text().catch(() => '')).slice(0, 2000));
+}
+
+/** Joins a base URL (with or without trailing slash) and a relative path. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.endsWith('/') ? base : `${base}/`}${path.replace(/^\//, '')}`;
+}

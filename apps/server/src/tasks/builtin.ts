@@ -1,0 +1,47 @@
+import type { SyncSummary } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { syncOpenaiWebConversations } from '../services/conversation-sync.service';
+import { purgeExpiredData } from '../services/retention.service';
+import { runServerHealthChecks } from '../services/server.service';
+import type { TaskDefinition } from './runner';
+
+export const SYNC_TASK = 'sync_openai_web_conversations';
+export const HEALTH_TASK = 'server_health_check';
+export const RETENTION_TASK = 'stats_retention';
+
+export function describeSync(s: SyncSummary): string {
+  return `fetched ${s.fetched}, updated ${s.updated}, invalidated ${s.invalidated}, inserted ${s.inserted}`;
+}
+
+/** The built-in background tasks (ARCHITECTURE §6). */
+export const BUILTIN_TASKS: readonly TaskDefinition[] = [
+  {
+    name: SYNC_TASK,
+    description:
+      'Sync openai_web conversations from the account: missing ones become invalid, unknown ones are added unassigned.',
+    defaults: (config) => ({
+      enabled: config.openai_web.sync_conversations_schedule,
+      intervalSeconds: config.openai_web.sync_conversations_schedule_interval_hours * 3600,
+    }),
+    run: async (ctx: AppContext) => describeSync(await syncOpenaiWebConversations(ctx)),
+  },
+  {
+    name: HEALTH_TASK,
+    description:
+      'Probe every upstream server that is not disabled: reachable ones go online, failing ones offline.',
+    defaults: () => ({ enabled: true, intervalSeconds: 60 }),
+    run: (ctx: AppContext) => runServerHealthChecks(ctx),
+  },
+  {
+    name: RETENTION_TASK,
+    description:
+      'Purge request and ask logs past their TTL, expired sessions, old rate-limit events and old task runs.',
+    defaults: () => ({ enabled: true, intervalSeconds: 3600 }),
+    async run(ctx: AppContext) {
+      const p = await purgeExpiredData(ctx);
+      return `deleted ${Object.entries(p)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')}`;
+    },
+  },
+];

@@ -1,0 +1,249 @@
+import type { Config, TaskRead, TaskRun, TaskUpdate } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { fail } from '../http/errors';
+import { presentTask, presentTaskRun } from '../presenters/system.presenter';
+import { int, nowIso } from '../repositories/executor';
+import { taskRepository } from '../repositories/task.repository';
+
+/** A background job. Its schedule lives in the `tasks` table (shared by every instance). */
+export interface TaskDefinition {
+  name: string;
+  description: string;
+  /** Schedule of the row created the first time the task is seen. */
+  defaults(config: Config): { enabled: boolean; intervalSeconds: number };
+  /** Does the work; the returned text is the run's output. A throw marks the run failed. */
+  run(ctx: AppContext): Promise<string>;
+}
+
+export type TaskTrigger = 'schedule' | 'manual' | 'startup';
+
+export interface TaskRunnerOptions {
+  /** How often due tasks are looked for, ms (default 5 s; tests use less). */
+  tickMs?: number;
+  /** A run marked running for longer than this is presumed dead (its instance crashed) and may be taken over. */
+  staleAfterMs?: number;
+  /** How long `stop()` waits for runs in progress, ms. */
+  stopWaitMs?: number;
+}
+
+const OUTPUT_MAX = 10_000;
+
+function later(seconds: number, from = Date.now()): string {
+  return new Date(from + seconds * 1000).toISOString();
+}
+
+/**
+ * Runs the tasks on their schedule. Every run is claimed with a conditional update of its row, so a task runs
+ * once at a time across all instances; each run is recorded in `task_runs`. Timers are unref'd.
+ */
+export function createTaskRunner(
+  ctx: AppContext,
+  definitions: readonly TaskDefinition[],
+  options: TaskRunnerOptions = {},
+) {
+  const tickMs = options.tickMs ?? 5000;
+  const staleAfterMs = options.staleAfterMs ?? 3_600_000;
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const inFlight = new Map<string, Promise<TaskRun>>();
+  const repo = () => taskRepository(ctx.dbHandle.db);
+  let timer: NodeJS.Timeout | null = null;
+  let ticking = false;
+  let seeded: Promise<void> | null = null;
+
+  function definition(name: string): TaskDefinition {
+    const def = byName.get(name);
+    if (!def) throw fail.notFound(`task ${name}`);
+    return def;
+  }
+
+  /** Creates the rows of tasks seen for the first time (existing schedules are kept). */
+  function ensureRows(): Promise<void> {
+    seeded ??= (async () => {
+      const config = ctx.runtime.current();
+      for (const def of definitions) {
+        const d = def.defaults(config);
+        await repo().insertIfMissing({
+          name: def.name,
+          enabled: int(d.enabled),
+          interval_seconds: d.intervalSeconds,
+          last_run_time: null,
+          next_run_time: later(d.intervalSeconds),
+          last_status: 'idle',
+          last_output: null,
+          run_started_at: null,
+          update_time: nowIso(),
+        });
+      }
+    })().catch((e: unknown) => {
+      seeded = null;
+      throw e;
+    });
+    return seeded;
+  }
+
+  async function execute(
+    def: TaskDefinition,
+    trigger: TaskTrigger,
+    work: () => Promise<string> = () => def.run(ctx),
+  ): Promise<TaskRun> {
+    const start = nowIso();
+    let status: 'success' | 'failed' = 'success';
+    let output: string;
+    try {
+      output = await work();
+    } catch (e) {
+      status = 'failed';
+      output = e instanceof Error ? e.message : String(e);
+      ctx.log.warn({ err: e, task: def.name }, 'task failed');
+    }
+    output = output.slice(0, OUTPUT_MAX);
+    await repo().update(def.name, {
+      last_status: status,
+      last_output: output,
+      last_run_time: start,
+      run_started_at: null,
+    });
+    const run = await repo().insertRun({
+      task_name: def.name,
+      trigger,
+      start_time: start,
+      end_time: nowIso(),
+      status,
+      output,
+    });
+    ctx.log.info({ task: def.name, trigger, status }, 'task run');
+    return presentTaskRun(run);
+  }
+
+  function track(name: string, run: Promise<TaskRun>): Promise<TaskRun> {
+    inFlight.set(name, run);
+    void run.finally(() => inFlight.delete(name)).catch(() => undefined);
+    return run;
+  }
+
+  /** Marks a task running for a run on demand (the schedule is kept), or refuses with 409. */
+  async function claimNow(name: string): Promise<void> {
+    await ensureRows();
+    if (inFlight.has(name)) throw fail.taskAlreadyRunning(name);
+    const row = await repo().findByName(name);
+    const now = Date.now();
+    const claimed = await repo().claim(name, {
+      now: new Date(now).toISOString(),
+      staleBefore: new Date(now - staleAfterMs).toISOString(),
+      nextRunTime: row?.next_run_time ?? later(row?.interval_seconds ?? 3600, now),
+    });
+    if (!claimed) throw fail.taskAlreadyRunning(name);
+  }
+
+  /** Looks for due tasks and starts the ones this instance wins. */
+  async function tick(): Promise<void> {
+    if (ticking) return;
+    ticking = true;
+    try {
+      await ensureRows();
+      const now = Date.now();
+      for (const row of await repo().listDue(new Date(now).toISOString())) {
+        const def = byName.get(row.name);
+        if (!def || inFlight.has(row.name)) continue;
+        const claimed = await repo().claim(row.name, {
+          now: new Date(now).toISOString(),
+          staleBefore: new Date(now - staleAfterMs).toISOString(),
+          nextRunTime: later(row.interval_seconds, now),
+          dueAt: new Date(now).toISOString(),
+        });
+        if (claimed) void track(row.name, execute(def, 'schedule')).catch(() => undefined);
+      }
+    } catch (err) {
+      ctx.log.warn({ err }, 'task scheduler tick failed');
+    } finally {
+      ticking = false;
+    }
+  }
+
+  return {
+    definitions,
+    /** Starts the schedule (and the startup runs). */
+    start(startup: readonly string[] = []): void {
+      if (timer) return;
+      timer = setInterval(() => void tick(), tickMs);
+      timer.unref();
+      void tick();
+      for (const name of startup) {
+        void this.runNow(name, 'startup').catch((err: unknown) =>
+          ctx.log.warn({ err, task: name }, 'startup task not run'),
+        );
+      }
+    },
+    /** Stops the schedule and waits (a bounded time) for runs in progress. */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      const waiting = [...inFlight.values()].map((p) => p.catch(() => undefined));
+      if (waiting.length === 0) return;
+      let cap: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(waiting),
+        new Promise((resolve) => {
+          cap = setTimeout(resolve, options.stopWaitMs ?? 5000);
+          cap.unref();
+        }),
+      ]);
+      clearTimeout(cap);
+    },
+    async list(): Promise<TaskRead[]> {
+      await ensureRows();
+      const rows = await repo().listAll();
+      return rows
+        .filter((r) => byName.has(r.name))
+        .map((r) => presentTask(r, definition(r.name).description));
+    },
+    /** Runs a task now and returns the run; refused while a run of it is in progress (here or elsewhere). */
+    async runNow(name: string, trigger: TaskTrigger = 'manual'): Promise<TaskRun> {
+      const def = definition(name);
+      await claimNow(name);
+      return track(name, execute(def, trigger));
+    },
+    /**
+     * Does a task's work now through a caller's own function (an action that wants the typed result rather than
+     * the output text): same claim, same record as a manual run. Errors are rethrown after being recorded.
+     */
+    async runWith<T>(name: string, work: () => Promise<T>, describe: (value: T) => string): Promise<T> {
+      const def = definition(name);
+      await claimNow(name);
+      // Filled in by the work (a holder object: TS does not follow assignments made inside the closure).
+      const outcome: { ok: boolean; value?: T; error?: unknown } = { ok: false };
+      await track(
+        name,
+        execute(def, 'manual', async () => {
+          try {
+            outcome.value = await work();
+            outcome.ok = true;
+            return describe(outcome.value);
+          } catch (error) {
+            outcome.error = error;
+            throw error;
+          }
+        }),
+      );
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value as T;
+    },
+    /** Enables, disables or reschedules a task; the next run is one interval from now. */
+    async update(name: string, patch: TaskUpdate): Promise<TaskRead> {
+      const def = definition(name);
+      await ensureRows();
+      const row = await repo().findByName(name);
+      const interval = patch.interval_seconds ?? row?.interval_seconds ?? 3600;
+      const updated = await repo().update(name, {
+        ...(patch.enabled === undefined ? {} : { enabled: int(patch.enabled) }),
+        interval_seconds: interval,
+        next_run_time: later(interval),
+      });
+      if (!updated) throw fail.notFound(`task ${name}`);
+      return presentTask(updated, def.description);
+    },
+    /** One scheduler pass now (tests). */
+    tick,
+  };
+}
+export type TaskRunner = ReturnType<typeof createTaskRunner>;
