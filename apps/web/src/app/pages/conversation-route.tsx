@@ -1,0 +1,156 @@
+import { ActionIcon, Button, Drawer, EmptyState, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { NewConversationForm } from '@cc/contracts';
+import { ChatIcon, PlusIcon } from '../../components/icons';
+import { ChatPanel, StatusCard, openNewConversationModal } from '../../features/chat';
+import type { ChatTarget } from '../../features/chat';
+import { ConversationList, useConversationHistory } from '../../features/conversations';
+import { usePreference } from '../../lib/preferences';
+
+/** /conversation: the list (a drawer on narrow screens) and the chat. The selected id lives in `?id=`. */
+export function ConversationRoute() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('id');
+  const [draft, setDraft] = useState<NewConversationForm | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
+  const preference = usePreference();
+  const history = useConversationHistory(draft ? null : selectedId);
+
+  const select = useCallback(
+    (conversationId: string | null) => {
+      setDraft(null);
+      setDrawerOpen(false);
+      setParams(conversationId ? { id: conversationId } : {}, { replace: false });
+    },
+    [setParams],
+  );
+
+  const handleNew = () => {
+    openNewConversationModal((form) => {
+      setDraft(form);
+      setDrawerOpen(false);
+      if (selectedId) setParams({}, { replace: false });
+    });
+  };
+
+  const handleStarted = useCallback(
+    (conversationId: string) => {
+      setDraft(null);
+      setParams({ id: conversationId }, { replace: true });
+    },
+    [setParams],
+  );
+
+  const target: ChatTarget | null = draft
+    ? { kind: 'draft', draft }
+    : selectedId
+      ? {
+          kind: 'conversation',
+          conversationId: selectedId,
+          history: history.data,
+          loading: history.isLoading,
+        }
+      : null;
+
+  const sidebar = (
+    <Stack gap="sm" h="100%" p="sm" className="cc-sidebar-inner">
+      <StatusCard />
+      <Button
+        leftSection={<PlusIcon size={16} />}
+        onClick={handleNew}
+        disabled={busy || !!draft}
+        variant="light"
+        fullWidth
+        data-testid="new-conversation"
+      >
+        {t('chat.newConversation')}
+      </Button>
+      <ConversationList
+        selectedId={draft ? null : selectedId}
+        onSelect={select}
+        onDeleted={(id) => {
+          if (id === selectedId) select(null);
+        }}
+        disabled={busy}
+        draftTitle={draft ? (draft.title ?? '') : null}
+        onDiscardDraft={() => setDraft(null)}
+      />
+    </Stack>
+  );
+
+  const drawerButton = narrow ? (
+    <ActionIcon
+      variant="default"
+      onClick={() => setDrawerOpen(true)}
+      aria-label={t('conversations.openList')}
+      data-testid="open-list"
+    >
+      <ChatIcon size={16} />
+    </ActionIcon>
+  ) : undefined;
+
+  return (
+    <div className={`cc-chat-page${preference.widerConversationPage ? '' : ' cc-chat-page-narrow'}`}>
+      {narrow ? (
+        <Drawer
+          opened={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          size={300}
+          title={t('conversations.listLabel')}
+          padding={0}
+        >
+          <div style={{ height: 'calc(100dvh - 60px)' }}>{sidebar}</div>
+        </Drawer>
+      ) : (
+        <aside className="cc-sidebar hide-in-print" aria-label={t('conversations.listLabel')}>
+          {sidebar}
+        </aside>
+      )}
+      <section className="cc-chat-main">
+        {target ? (
+          <ChatPanel
+            target={target}
+            onConversationStarted={handleStarted}
+            onBusyChange={setBusy}
+            leading={drawerButton}
+          />
+        ) : (
+          <div className="cc-chat-empty">
+            {narrow && (
+              <Button
+                variant="default"
+                mb="md"
+                onClick={() => setDrawerOpen(true)}
+                leftSection={<ChatIcon size={16} />}
+              >
+                {t('conversations.openList')}
+              </Button>
+            )}
+            <EmptyState
+              title={t('chat.emptyTitle')}
+              description={t('chat.emptyDescription')}
+              icon={<ChatIcon size={32} />}
+            >
+              <Button
+                onClick={handleNew}
+                leftSection={<PlusIcon size={16} />}
+                data-testid="empty-new-conversation"
+              >
+                {t('chat.newConversation')}
+              </Button>
+            </EmptyState>
+            <Text size="xs" c="dimmed" mt="md">
+              {t('chat.emptyHint')}
+            </Text>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { useParams } from 'react-router';
+import { HistoryViewer } from '../../features/conversations';
+
+export function HistoryRoute() {
+  const { conversationId = '' } = useParams();
+  return <HistoryViewer key={conversationId} conversationId={conversationId} />;
+}

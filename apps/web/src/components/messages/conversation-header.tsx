@@ -1,0 +1,42 @@
+import { Badge, Group, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ChatSource } from '@cc/contracts';
+import { ModelLabel } from '../model-display';
+
+interface Props {
+  title: string | null | undefined;
+  source: ChatSource;
+  model: string | null | undefined;
+  pluginIds?: string[] | null;
+  /** Right-hand side: remaining asks, export buttons… */
+  actions?: ReactNode;
+  leading?: ReactNode;
+}
+
+/** Band above the messages: title, model (colour + label), source and plugins. */
+export function ConversationHeader({ title, source, model, pluginIds, actions, leading }: Props) {
+  const { t } = useTranslation();
+  return (
+    <div className="cc-conv-header">
+      <Group gap="xs" wrap="nowrap" miw={0}>
+        {leading}
+        <Text fw={600} truncate data-testid="conversation-title">
+          {title || t('conversations.untitled')}
+        </Text>
+        <ModelLabel model={model} withAvatar />
+        <Badge variant="outline" size="sm" tt="none" visibleFrom="sm">
+          {t(`sources.${source}`)}
+        </Badge>
+        {pluginIds?.map((id) => (
+          <Badge key={id} variant="light" size="sm" tt="none" visibleFrom="sm">
+            {id}
+          </Badge>
+        ))}
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        {actions}
+      </Group>
+    </div>
+  );
+}

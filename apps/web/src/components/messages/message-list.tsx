@@ -1,0 +1,160 @@
+import { ActionIcon, Tooltip } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessageGroup } from '../../lib/conversation/history';
+import { ArrowDownIcon } from '../icons';
+import { MessageRow } from './message-row';
+
+export interface MessageListProps {
+  groups: MessageGroup[];
+  model: string | null | undefined;
+  userMarkdown: boolean;
+  /** A new key (another conversation) jumps to the latest message. */
+  resetKey: string;
+  /** Bumped when the streaming answer grows: the list follows it while the reader is at the bottom. */
+  contentVersion?: number;
+  /** Rendered after the last row, inside the scroll area (pending answer, error card). */
+  footer?: ReactNode;
+  /** Wrap long code lines (preference codeAutoWrap). */
+  codeWrap?: boolean;
+}
+
+const NEAR_BOTTOM_PX = 80;
+
+/**
+ * Virtualised message rows: only the rows in view (plus a few) are in the DOM, measured as they render, so a
+ * conversation of thousands of messages opens at its latest message with a bounded DOM. Follows new content
+ * only while the reader is near the bottom; otherwise offers a "jump to latest" button.
+ */
+export function MessageList({
+  groups,
+  model,
+  userMarkdown,
+  resetKey,
+  contentVersion = 0,
+  footer,
+  codeWrap,
+}: MessageListProps) {
+  const { t } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const virtualizer = useVirtualizer({
+    count: groups.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 140,
+    overscan: 4,
+    getItemKey: (index) => groups[index]?.id ?? index,
+  });
+
+  const scrollToBottom = useCallback(
+    (frames = 1) => {
+      const step = (left: number) => {
+        const el = scrollRef.current;
+        if (!el) return;
+        el.scrollTop = el.scrollHeight;
+        if (left > 1) requestAnimationFrame(() => step(left - 1));
+      };
+      if (groups.length > 0) virtualizer.scrollToIndex(groups.length - 1, { align: 'end' });
+      step(frames);
+    },
+    [groups.length, virtualizer],
+  );
+
+  useLayoutEffect(() => {
+    atBottom.current = true;
+    setShowJump(false);
+    scrollToBottom(6);
+    // Only when the conversation changes, not on every new message.
+  }, [resetKey]);
+
+  // After every render (new rows, a growing answer, rows re-measured when the markdown engine arrives): keep the
+  // reader at the bottom if that is where they were.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && atBottom.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1)
+      el.scrollTop = el.scrollHeight;
+  });
+  useEffect(() => {
+    if (atBottom.current) requestAnimationFrame(() => scrollToBottom(2));
+  }, [groups.length, contentVersion, scrollToBottom]);
+
+  const handleScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    atBottom.current = near;
+    setShowJump(!near);
+  };
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="cc-list-wrap">
+      <div
+        ref={scrollRef}
+        className={`cc-list-scroll${codeWrap ? ' cc-code-wrap' : ''}`}
+        onScroll={handleScroll}
+        data-testid="message-list"
+        role="log"
+        aria-live="off"
+        tabIndex={0}
+        aria-label={t('render.messages')}
+      >
+        <div className="cc-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const group = groups[item.index];
+            if (!group) return null;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="cc-list-item"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <MessageRow group={group} model={model} userMarkdown={userMarkdown} />
+              </div>
+            );
+          })}
+        </div>
+        {footer}
+        <div className="cc-list-spacer" />
+      </div>
+      {showJump && (
+        <Tooltip label={t('render.jumpToLatest')}>
+          <ActionIcon
+            className="cc-jump hide-in-print"
+            radius="xl"
+            size="lg"
+            variant="filled"
+            onClick={() => {
+              atBottom.current = true;
+              setShowJump(false);
+              scrollToBottom(3);
+            }}
+            aria-label={t('render.jumpToLatest')}
+          >
+            <ArrowDownIcon />
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </div>
+  );
+}
+
+/** Every row, not virtualised: the print / PDF view. */
+export function PrintableMessages({
+  groups,
+  model,
+  userMarkdown,
+}: Pick<MessageListProps, 'groups' | 'model' | 'userMarkdown'>) {
+  return (
+    <div className="cc-print-list">
+      {groups.map((group) => (
+        <MessageRow key={group.id} group={group} model={model} userMarkdown={userMarkdown} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { Avatar, Badge, Group, Text } from '@mantine/core';
+import { AVATAR_COLORS, MODEL_DISPLAY } from '@cc/contracts';
+import type { AnyModel, ModelDisplay, ModelStyle } from '@cc/contracts';
+import { CodeIcon, GlobeIcon, ImageIcon, PuzzleIcon, SparkIcon, UserIcon } from './icons';
+
+/** CSS colours of the SPEC §9 model and avatar colour names. */
+export const COLOR_VALUES: Record<string, string> = {
+  green: '#10a37f',
+  darkgreen: '#0b6b53',
+  purple: '#ab68ff',
+  darkpurple: '#6e3fb0',
+  black: '#202123',
+  lightblue: '#3da5d9',
+  darkblue: '#1f4e8c',
+};
+
+const FALLBACK: ModelDisplay = { label: '', color: 'green', style: 'default' };
+
+export function modelDisplay(model: string | null | undefined): ModelDisplay {
+  if (!model) return { ...FALLBACK, label: '?' };
+  return MODEL_DISPLAY[model as AnyModel] ?? { ...FALLBACK, label: model };
+}
+
+const STYLE_ICONS: Record<ModelStyle, typeof SparkIcon> = {
+  default: SparkIcon,
+  browsing: GlobeIcon,
+  plugins: PuzzleIcon,
+  'code-interpreter': CodeIcon,
+  dalle: ImageIcon,
+};
+
+/** The model's avatar: colour by style (SPEC §9 avatar colours), icon by style. */
+export function ModelAvatar({ model, size = 28 }: { model: string | null | undefined; size?: number }) {
+  const display = modelDisplay(model);
+  const Icon = STYLE_ICONS[display.style];
+  const background = COLOR_VALUES[AVATAR_COLORS[display.style]] ?? COLOR_VALUES.green;
+  return (
+    <Avatar
+      size={size}
+      radius="sm"
+      styles={{ placeholder: { background, color: '#fff' } }}
+      aria-label={display.label}
+    >
+      <Icon size={Math.round(size * 0.6)} />
+    </Avatar>
+  );
+}
+
+export function UserAvatar({ size = 28 }: { size?: number }) {
+  return (
+    <Avatar
+      size={size}
+      radius="sm"
+      styles={{ placeholder: { background: COLOR_VALUES[AVATAR_COLORS.user], color: '#fff' } }}
+    >
+      <UserIcon size={Math.round(size * 0.6)} />
+    </Avatar>
+  );
+}
+
+/** The model name in its colour (3.5 green, 3.5 mobile dark green, 4 mobile dark purple, other 4s purple). */
+export function ModelLabel({
+  model,
+  withAvatar = false,
+}: {
+  model: string | null | undefined;
+  withAvatar?: boolean;
+}) {
+  const display = modelDisplay(model);
+  return (
+    <Group gap={6} wrap="nowrap" component="span">
+      {withAvatar && <ModelAvatar model={model} size={20} />}
+      <Text
+        component="span"
+        fw={600}
+        size="sm"
+        c={COLOR_VALUES[display.color]}
+        data-model-color={display.color}
+      >
+        {display.label}
+      </Text>
+    </Group>
+  );
+}
+
+export function ModelBadge({ model }: { model: string | null | undefined }) {
+  const display = modelDisplay(model);
+  return (
+    <Badge variant="light" color={COLOR_VALUES[display.color]} tt="none" data-model-color={display.color}>
+      {display.label}
+    </Badge>
+  );
+}

@@ -1,0 +1,79 @@
+/** The one registry of every URL the client builds: app routes and API endpoints. */
+
+/** Only same-origin absolute paths are accepted as a post-login target (no open redirect). */
+export function isSafeRedirect(target: string | null | undefined): target is string {
+  return !!target && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\');
+}
+
+function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export const ADMIN_PAGES = [
+  'system',
+  'user',
+  'conversation',
+  'machine',
+  'task',
+  'log',
+  'openai_settings',
+  'config',
+] as const;
+export type AdminPage = (typeof ADMIN_PAGES)[number];
+
+export const paths = {
+  root: '/',
+  home: '/home',
+  login: (redirect?: string | null) =>
+    withQuery('/login', { redirect: isSafeRedirect(redirect) ? redirect : null }),
+  conversation: (conversationId?: string | null) => withQuery('/conversation', { id: conversationId }),
+  history: (conversationId: string) => `/conv/${encodeURIComponent(conversationId)}`,
+  admin: (page: AdminPage = 'system') => `/admin/${page}`,
+  redirect: (target: string) => `/redirect/${encodeURIComponent(target.replace(/^\//, ''))}`,
+  forbidden: '/error/403',
+  notFound: '/error/404',
+} as const;
+
+const conv = (id: string) => `/api/conv/${encodeURIComponent(id)}`;
+
+export const apiPaths = {
+  login: '/api/auth/login',
+  logout: '/api/auth/logout',
+  me: '/api/user/me',
+  conversations: '/api/conv',
+  conversation: conv,
+  renameConversation: (id: string, title: string) => withQuery(conv(id), { title }),
+  generateTitle: (id: string, messageId: string) =>
+    withQuery(`${conv(id)}/gen_title`, { message_id: messageId }),
+  installedPlugins: '/api/chat/openai-plugins/installed',
+  commonStatus: '/api/status/common',
+  /** An uploaded or generated file (`file-service://<id>` pointers); the server streams or redirects. */
+  fileDownload: (fileId: string) => `/api/files/openai-web/${encodeURIComponent(fileId)}/content`,
+  /** The upstream's short-lived download URL of a file (JSON). */
+  fileDownloadUrl: (fileId: string) => `/api/files/openai-web/${encodeURIComponent(fileId)}/download-url`,
+  /** Step one of every openai_web upload: the server picks the strategy. */
+  uploadStart: '/api/files/openai-web/upload-start',
+  /** After the browser PUT the bytes to the signed URL. */
+  uploadComplete: (id: string) => `/api/files/openai-web/upload-complete/${encodeURIComponent(id)}`,
+  /** Multipart upload of the bytes to the server (field `file`). */
+  localUpload: (useCase?: string | null) => withQuery('/api/files/local/upload', { use_case: useCase }),
+  /** The server sends its copy of an uploaded file on to the upstream. */
+  localUploadToOpenaiWeb: (id: string) => `/api/files/local/upload-to-openai-web/${encodeURIComponent(id)}`,
+  /** A file the code interpreter wrote (`sandbox:` links), streamed by the server. */
+  interpreterDownload: (conversationId: string, messageId: string, sandboxPath: string) =>
+    withQuery(`${conv(conversationId)}/interpreter/download`, {
+      message_id: messageId,
+      sandbox_path: sandboxPath,
+    }),
+  /** The chat websocket on the page's own host, secure when the page is. */
+  chatSocket: (location: Pick<Location, 'protocol' | 'host'> = window.location) =>
+    `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/api/chat`,
+} as const;
+
+/** Paths whose 10401 answer must not open the login-expired dialog. */
+export const AUTH_DIALOG_EXEMPT: readonly string[] = [apiPaths.login, apiPaths.logout];

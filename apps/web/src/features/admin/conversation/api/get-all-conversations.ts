@@ -1,0 +1,20 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ConversationRead } from '@cc/contracts';
+import { adminApiPaths } from '../../../../config/admin-paths';
+import type { AllConversationsQuery } from '../../../../config/admin-paths';
+import { apiClient } from '../../../../lib/api-client';
+import { adminKeys } from '../../shared/query-keys';
+
+export function getAllConversations(query: AllConversationsQuery): Promise<ConversationRead[]> {
+  return apiClient.get<ConversationRead[]>(adminApiPaths.allConversations(query));
+}
+
+/** Every user's conversations, filtered on the server by source, validity and user. */
+export function useAllConversations(query: AllConversationsQuery) {
+  return useQuery({
+    queryKey: adminKeys.conversationList(query),
+    queryFn: () => getAllConversations(query),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+}

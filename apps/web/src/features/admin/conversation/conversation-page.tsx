@@ -1,0 +1,341 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Menu,
+  Progress,
+  Select,
+  Text,
+  TextInput,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { SOURCES } from '@cc/contracts';
+import type { ChatSource, ConversationRead, SyncSummary } from '@cc/contracts';
+import { useMemo, useState } from 'react';
+import { DotsIcon, RefreshIcon } from '../../../components/icons';
+import { ModelBadge } from '../../../components/model-display';
+import { formatDateTime } from '../../../lib/format';
+import { paths } from '../../../config/paths';
+import { AdminPage } from '../shared/admin-page';
+import { useAdminT } from '../shared/admin-i18n';
+import type { BulkResult } from '../shared/bulk';
+import { confirmAction } from '../shared/confirm';
+import { DataTable } from '../shared/data-table';
+import type { Column, RowId } from '../shared/data-table';
+import { notifySuccess, notifyWarning } from '../shared/notify';
+import { useUsers } from '../user/api/get-users';
+import { useAssignConversations } from './api/assign-conversations';
+import { useAllConversations } from './api/get-all-conversations';
+import { useInvalidateConversations } from './api/invalidate-conversations';
+import { useSyncConversations } from './api/sync-conversations';
+import { useVanishConversations } from './api/vanish-conversations';
+import { AssignModal } from './components/assign-modal';
+import { HistoryDrawer } from './components/history-drawer';
+
+type Validity = 'all' | 'valid' | 'invalid';
+
+/** /admin/conversation: every conversation, filters, history, invalidate / destroy / assign (bulk), manual sync. */
+export function ConversationPage() {
+  const { ta, t, language } = useAdminT();
+  const [source, setSource] = useState<ChatSource | null>(null);
+  const [validity, setValidity] = useState<Validity>('all');
+  const [userId, setUserId] = useState<string | null>(null);
+  const [title, setTitle] = useState('');
+  const [selected, setSelected] = useState<Set<RowId>>(new Set());
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [assignIds, setAssignIds] = useState<string[] | null>(null);
+  const [progress, setProgress] = useState<{ finished: number; total: number } | null>(null);
+  const [syncSummary, setSyncSummary] = useState<SyncSummary | null>(null);
+
+  const users = useUsers();
+  const conversations = useAllConversations({
+    source: source ?? undefined,
+    valid_only: validity === 'valid' ? true : undefined,
+    user_id: userId ? Number(userId) : undefined,
+  });
+  const onProgress = (finished: number, total: number) => setProgress({ finished, total });
+  const invalidate = useInvalidateConversations(onProgress);
+  const vanish = useVanishConversations(onProgress);
+  const assign = useAssignConversations(onProgress);
+  const sync = useSyncConversations();
+
+  const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
+  const rows = useMemo(() => {
+    const q = title.trim().toLowerCase();
+    return (conversations.data ?? []).filter(
+      (c) =>
+        (validity !== 'invalid' || !c.is_valid) &&
+        (!q || (c.title ?? '').toLowerCase().includes(q) || c.conversation_id.startsWith(q)),
+    );
+  }, [conversations.data, validity, title]);
+
+  const report = (result: BulkResult<string>, doneKey: 'invalidated' | 'destroyed' | 'assigned') => {
+    setProgress(null);
+    setSelected(new Set());
+    if (result.done.length > 0) notifySuccess(ta(`conversation.${doneKey}`, { count: result.done.length }));
+    if (result.failed.length > 0)
+      notifyWarning(ta('conversation.someFailed', { count: result.failed.length }));
+  };
+
+  const handleInvalidate = async (ids: string[]) => {
+    const ok = await confirmAction({
+      title: ta('conversation.invalidate'),
+      body: ta('conversation.invalidateConfirm', { count: ids.length }),
+      confirmLabel: ta('conversation.invalidate'),
+      cancelLabel: ta('common.cancel'),
+      danger: true,
+    });
+    if (ok) report(await invalidate.mutateAsync(ids), 'invalidated');
+  };
+  const handleVanish = async (ids: string[]) => {
+    const ok = await confirmAction({
+      title: ta('conversation.destroy'),
+      body: ta('conversation.destroyConfirm', { count: ids.length }),
+      confirmLabel: ta('conversation.destroy'),
+      cancelLabel: ta('common.cancel'),
+      danger: true,
+    });
+    if (ok) report(await vanish.mutateAsync(ids), 'destroyed');
+  };
+  const handleAssign = async (username: string) => {
+    const ids = assignIds ?? [];
+    setAssignIds(null);
+    report(await assign.mutateAsync({ ids, username }), 'assigned');
+  };
+  const handleSync = async () => {
+    const ok = await confirmAction({
+      title: ta('conversation.sync'),
+      body: ta('conversation.syncConfirm'),
+      confirmLabel: ta('conversation.sync'),
+      cancelLabel: ta('common.cancel'),
+    });
+    if (ok) setSyncSummary(await sync.mutateAsync());
+  };
+
+  const selectedIds = [...selected].map(String);
+  const busy = invalidate.isPending || vanish.isPending || assign.isPending;
+
+  const columns: Column<ConversationRead>[] = [
+    {
+      key: 'title',
+      header: ta('conversation.title'),
+      sort: (a, b) => (a.title ?? '').localeCompare(b.title ?? ''),
+      render: (c) => (
+        <Tooltip label={c.conversation_id}>
+          <UnstyledButton
+            onClick={() => setViewing(c.conversation_id)}
+            aria-label={ta('conversation.viewOf', { title: c.title || c.conversation_id })}
+          >
+            <Text size="sm" c="blue" lineClamp={1} maw={360}>
+              {c.title || ta('conversation.untitled')}
+            </Text>
+          </UnstyledButton>
+        </Tooltip>
+      ),
+    },
+    { key: 'source', header: ta('common.source'), render: (c) => t(`sources.${c.source}`) },
+    {
+      key: 'model',
+      header: ta('common.model'),
+      sort: (a, b) => (a.current_model ?? '').localeCompare(b.current_model ?? ''),
+      render: (c) => <ModelBadge model={c.current_model} />,
+    },
+    {
+      key: 'user',
+      header: ta('conversation.user'),
+      sort: (a, b) => (a.user_id ?? 0) - (b.user_id ?? 0),
+      render: (c) => {
+        const user = c.user_id === null ? undefined : usersById.get(c.user_id);
+        if (!user)
+          return (
+            <Text size="sm" c="dimmed">
+              {c.user_id === null ? ta('conversation.unassigned') : `#${c.user_id}`}
+            </Text>
+          );
+        return (
+          <Tooltip label={`${user.nickname}${user.remark ? ` (${user.remark})` : ''}`}>
+            <Text size="sm">{user.username}</Text>
+          </Tooltip>
+        );
+      },
+    },
+    {
+      key: 'created',
+      header: ta('conversation.createTime'),
+      sort: (a, b) => a.create_time.localeCompare(b.create_time),
+      render: (c) => <Text size="sm">{formatDateTime(c.create_time, language)}</Text>,
+    },
+    {
+      key: 'valid',
+      header: ta('conversation.valid'),
+      sort: (a, b) => Number(a.is_valid) - Number(b.is_valid),
+      render: (c) => (
+        <Badge variant="light" color={c.is_valid ? 'green' : 'gray'}>
+          {c.is_valid ? ta('common.yes') : ta('common.no')}
+        </Badge>
+      ),
+    },
+    {
+      key: 'public',
+      header: ta('conversation.public'),
+      render: (c) => (c.is_public ? ta('common.yes') : ta('common.no')),
+    },
+    {
+      key: 'actions',
+      header: ta('common.actions'),
+      render: (c) => (
+        <Menu position="bottom-end">
+          <Menu.Target>
+            <ActionIcon
+              variant="subtle"
+              aria-label={ta('conversation.actionsOf', { title: c.title || c.conversation_id })}
+            >
+              <DotsIcon size={16} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => setViewing(c.conversation_id)}>{ta('conversation.view')}</Menu.Item>
+            <Menu.Item component="a" href={paths.history(c.conversation_id)} target="_blank">
+              {ta('conversation.openInNewTab')}
+            </Menu.Item>
+            <Menu.Item onClick={() => setAssignIds([c.conversation_id])}>
+              {ta('conversation.assign')}
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item
+              color="orange"
+              disabled={!c.is_valid}
+              onClick={() => void handleInvalidate([c.conversation_id])}
+            >
+              {ta('conversation.invalidate')}
+            </Menu.Item>
+            <Menu.Item color="red" onClick={() => void handleVanish([c.conversation_id])}>
+              {ta('conversation.destroy')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      title={t('admin.conversationTitle')}
+      actions={
+        <>
+          <Button
+            variant="default"
+            leftSection={<RefreshIcon size={16} />}
+            loading={conversations.isFetching}
+            onClick={() => void conversations.refetch()}
+          >
+            {ta('common.refresh')}
+          </Button>
+          <Button variant="light" loading={sync.isPending} onClick={() => void handleSync()}>
+            {ta('conversation.sync')}
+          </Button>
+        </>
+      }
+    >
+      <Group gap="sm" wrap="wrap" align="flex-end">
+        <TextInput
+          label={ta('conversation.searchTitle')}
+          value={title}
+          onChange={(e) => setTitle(e.currentTarget.value)}
+          w={240}
+        />
+        <Select
+          label={ta('common.source')}
+          clearable
+          placeholder={ta('common.all')}
+          data={SOURCES.map((s) => ({ value: s, label: t(`sources.${s}`) }))}
+          value={source}
+          onChange={(v) => setSource(v)}
+          w={160}
+        />
+        <Select
+          label={ta('conversation.valid')}
+          allowDeselect={false}
+          data={[
+            { value: 'all', label: ta('common.all') },
+            { value: 'valid', label: ta('conversation.validOnly') },
+            { value: 'invalid', label: ta('conversation.invalidOnly') },
+          ]}
+          value={validity}
+          onChange={(v) => setValidity(v ?? 'all')}
+          w={150}
+        />
+        <Select
+          label={ta('conversation.user')}
+          clearable
+          searchable
+          placeholder={ta('common.all')}
+          data={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.username }))}
+          value={userId}
+          onChange={setUserId}
+          w={200}
+        />
+      </Group>
+      {syncSummary && (
+        <Alert
+          color="blue"
+          title={ta('conversation.syncDone')}
+          withCloseButton
+          onClose={() => setSyncSummary(null)}
+          data-testid="sync-summary"
+        >
+          {ta('conversation.syncSummary', { ...syncSummary })}
+        </Alert>
+      )}
+      {selected.size > 0 && (
+        <Group gap="xs" data-testid="bulk-actions">
+          <Text size="sm">{ta('conversation.selectedCount', { count: selected.size })}</Text>
+          <Button size="xs" color="orange" disabled={busy} onClick={() => void handleInvalidate(selectedIds)}>
+            {ta('conversation.invalidate')}
+          </Button>
+          <Button size="xs" color="red" disabled={busy} onClick={() => void handleVanish(selectedIds)}>
+            {ta('conversation.destroy')}
+          </Button>
+          <Button size="xs" disabled={busy} onClick={() => setAssignIds(selectedIds)}>
+            {ta('conversation.assign')}
+          </Button>
+          <Anchor size="sm" component="button" onClick={() => setSelected(new Set())}>
+            {ta('conversation.clearSelection')}
+          </Anchor>
+        </Group>
+      )}
+      {progress && (
+        <Progress
+          value={(progress.finished / Math.max(1, progress.total)) * 100}
+          aria-label={ta('conversation.progress', progress)}
+          animated
+        />
+      )}
+      <DataTable
+        label={t('admin.conversationTitle')}
+        rows={rows}
+        columns={columns}
+        rowId={(c) => c.conversation_id}
+        selected={selected}
+        onSelectedChange={setSelected}
+        defaultSort={{ key: 'created', desc: true }}
+        minWidth={1100}
+        empty={conversations.isLoading ? ta('common.loading') : undefined}
+      />
+      <HistoryDrawer conversationId={viewing} onClose={() => setViewing(null)} />
+      <AssignModal
+        key={assignIds?.join(',') ?? 'closed'}
+        opened={!!assignIds}
+        count={assignIds?.length ?? 0}
+        users={users.data ?? []}
+        loading={assign.isPending}
+        onClose={() => setAssignIds(null)}
+        onAssign={(username) => void handleAssign(username)}
+      />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_MACHINE_FORM,
+  machinePayload,
+  missingRequired,
+  updatePayload,
+  validateMachine,
+} from './machine-form';
+
+describe('machine form', () => {
+  it('requires hostname, IP address and status with the one SPEC message', () => {
+    const values = { ...EMPTY_MACHINE_FORM, status: '' as const };
+    expect(missingRequired(values)).toBe(true);
+    const byField = Object.fromEntries(validateMachine(values).map((i) => [String(i.path[0]), i.message]));
+    expect(byField).toMatchObject({
+      hostname: 'validation.machineFieldsRequired',
+      ip_address: 'validation.machineFieldsRequired',
+      status: 'validation.machineFieldsRequired',
+    });
+  });
+
+  it('checks the port range and accepts a complete server', () => {
+    const values = { ...EMPTY_MACHINE_FORM, hostname: 'api-1', ip_address: '10.0.0.1' };
+    expect(validateMachine(values)).toEqual([]);
+    expect(validateMachine({ ...values, port: 70000 }).map((i) => i.path.join('.'))).toEqual(['port']);
+    expect(validateMachine({ ...values, port: '' }).map((i) => i.path.join('.'))).toEqual(['port']);
+    expect(missingRequired(values)).toBe(false);
+  });
+
+  it('builds create and update bodies', () => {
+    const values = { ...EMPTY_MACHINE_FORM, hostname: ' api-1 ', ip_address: '10.0.0.1' };
+    expect(machinePayload(values)).toMatchObject({ hostname: 'api-1', port: 443, status: 'online' });
+    expect(updatePayload(3, values)).toMatchObject({ id: 3, hostname: 'api-1' });
+  });
+});

@@ -1,0 +1,192 @@
+import { Checkbox, Group, Pagination, ScrollArea, Select, Table, Text, UnstyledButton } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useAdminT } from './admin-i18n';
+
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  /** Sortable when given. */
+  sort?: (a: T, b: T) => number;
+  width?: number | string;
+}
+
+export type RowId = string | number;
+
+export interface DataTableProps<T> {
+  rows: readonly T[];
+  columns: readonly Column<T>[];
+  rowId: (row: T) => RowId;
+  /** Accessible name of the table. */
+  label: string;
+  /** Row selection for bulk actions (ids of every page). */
+  selected?: ReadonlySet<RowId>;
+  onSelectedChange?: (next: Set<RowId>) => void;
+  /** Default sort: column key and direction. */
+  defaultSort?: { key: string; desc: boolean };
+  empty?: ReactNode;
+  minWidth?: number;
+  /** Page size choices; the first is the default. */
+  pageSizes?: readonly number[];
+}
+
+const PAGE_SIZES = [20, 50, 100] as const;
+
+/**
+ * A paginated table: only one page of rows is in the DOM, so thousands of rows stay cheap. Sorting and
+ * selection work over all rows; the header checkbox selects the rows of the current page.
+ */
+export function DataTable<T>({
+  rows,
+  columns,
+  rowId,
+  label,
+  selected,
+  onSelectedChange,
+  defaultSort,
+  empty,
+  minWidth = 900,
+  pageSizes = PAGE_SIZES,
+}: DataTableProps<T>) {
+  const { ta } = useAdminT();
+  const [sort, setSort] = useState(defaultSort ?? null);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(pageSizes[0] ?? 20);
+
+  const sorted = useMemo(() => {
+    if (!sort) return rows;
+    const column = columns.find((c) => c.key === sort.key);
+    if (!column?.sort) return rows;
+    const compare = column.sort;
+    const list = [...rows].sort(compare);
+    return sort.desc ? list.reverse() : list;
+  }, [rows, columns, sort]);
+
+  const pageCount = Math.max(1, Math.ceil(sorted.length / pageSize));
+  useEffect(() => {
+    if (page > pageCount) setPage(pageCount);
+  }, [page, pageCount]);
+  const current = sorted.slice((page - 1) * pageSize, page * pageSize);
+
+  const selectable = !!selected && !!onSelectedChange;
+  const pageIds = current.map(rowId);
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected?.has(id));
+  const someOnPage = pageIds.some((id) => selected?.has(id));
+
+  const toggle = (id: RowId) => {
+    if (!selected || !onSelectedChange) return;
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onSelectedChange(next);
+  };
+  const togglePage = () => {
+    if (!selected || !onSelectedChange) return;
+    const next = new Set(selected);
+    for (const id of pageIds) {
+      if (allOnPage) next.delete(id);
+      else next.add(id);
+    }
+    onSelectedChange(next);
+  };
+
+  const handleSort = (key: string) =>
+    setSort((old) => (old?.key === key ? { key, desc: !old.desc } : { key, desc: false }));
+
+  return (
+    <div>
+      <ScrollArea type="auto">
+        <Table
+          striped
+          highlightOnHover
+          withTableBorder
+          verticalSpacing="xs"
+          miw={minWidth}
+          aria-label={label}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {selectable && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={ta('table.selectPage')}
+                    checked={allOnPage}
+                    indeterminate={!allOnPage && someOnPage}
+                    onChange={togglePage}
+                  />
+                </Table.Th>
+              )}
+              {columns.map((column) => (
+                <Table.Th
+                  key={column.key}
+                  w={column.width}
+                  aria-sort={sort?.key === column.key ? (sort.desc ? 'descending' : 'ascending') : undefined}
+                >
+                  {column.sort ? (
+                    <UnstyledButton onClick={() => handleSort(column.key)} fw={700} fz="sm">
+                      {column.header}
+                      {sort?.key === column.key ? (sort.desc ? ' ▼' : ' ▲') : ''}
+                    </UnstyledButton>
+                  ) : (
+                    column.header
+                  )}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {current.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length + (selectable ? 1 : 0)}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {empty ?? ta('table.empty')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {current.map((row) => {
+              const id = rowId(row);
+              return (
+                <Table.Tr key={id} data-row-id={id}>
+                  {selectable && (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={ta('table.selectRow', { id })}
+                        checked={selected.has(id)}
+                        onChange={() => toggle(id)}
+                      />
+                    </Table.Td>
+                  )}
+                  {columns.map((column) => (
+                    <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                  ))}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      <Group justify="space-between" mt="sm" wrap="wrap">
+        <Text size="sm" c="dimmed">
+          {ta('table.summary', { count: rows.length, selected: selected?.size ?? 0 })}
+        </Text>
+        <Group gap="sm">
+          <Select
+            aria-label={ta('table.pageSize')}
+            w={90}
+            size="xs"
+            data={pageSizes.map(String)}
+            value={String(pageSize)}
+            allowDeselect={false}
+            onChange={(value) => {
+              setPageSize(Number(value ?? pageSizes[0]));
+              setPage(1);
+            }}
+          />
+          <Pagination total={pageCount} value={page} onChange={setPage} size="sm" />
+        </Group>
+      </Group>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ValidationIssue } from '@cc/contracts';
+import { ApiError } from '../../../lib/api-client';
+
+/** Field path → message (already translated). Paths join with dots: `openai_web.rate_limits.0.window_seconds`. */
+export type FieldErrors = Record<string, string>;
+
+type Translate = (key: string) => string;
+type Exists = (key: string) => boolean;
+
+/** A message that is an i18n key is translated; anything else (a zod default text) is shown as is. */
+export function translateMessage(message: string, t: Translate, exists: Exists): string {
+  return exists(message) ? t(message) : message;
+}
+
+export interface PathIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/** Client-side (zod) issues → field errors; the first issue of a field wins. */
+export function issuesToErrors(issues: readonly PathIssue[], t: Translate, exists: Exists): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.');
+    out[key] ??= translateMessage(issue.message, t, exists);
+  }
+  return out;
+}
+
+/** Server 422 details → field errors; `loc` starts with body/query/params, which is dropped. */
+export function serverIssuesToErrors(
+  issues: readonly ValidationIssue[],
+  t: Translate,
+  exists: Exists,
+): FieldErrors {
+  return issuesToErrors(
+    issues.map((issue) => ({
+      path: (issue.loc ?? []).filter((p, i) => !(i === 0 && ['body', 'query', 'params'].includes(String(p)))),
+      message: issue.msg,
+    })),
+    t,
+    exists,
+  );
+}
+
+/** The 422 details of a failed mutation, or none. */
+export function issuesOf(error: unknown): ValidationIssue[] {
+  return error instanceof ApiError ? error.issues : [];
+}

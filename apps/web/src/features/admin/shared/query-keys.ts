@@ -1,0 +1,21 @@
+/** Query keys of the admin pages; everything starts with 'admin' so a logout or a reset can drop them at once. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: ['admin', 'users'] as const,
+  conversations: ['admin', 'conversations'] as const,
+  conversationList: (filter: object) => ['admin', 'conversations', 'list', filter] as const,
+  conversationHistory: (id: string) => ['admin', 'conversations', 'history', id] as const,
+  machines: ['admin', 'machines'] as const,
+  plugins: ['admin', 'plugins'] as const,
+  pluginList: (filter: object) => ['admin', 'plugins', 'list', filter] as const,
+  plugin: (id: string) => ['admin', 'plugins', 'detail', id] as const,
+  systemInfo: ['admin', 'system', 'info'] as const,
+  commonStatus: ['admin', 'system', 'status'] as const,
+  stats: (kind: 'ask' | 'request', filter: object) => ['admin', 'system', 'stats', kind, filter] as const,
+  tasks: ['admin', 'tasks'] as const,
+  serverLogs: (filter: object) => ['admin', 'logs', 'server', filter] as const,
+  completionLogs: (filter: object) => ['admin', 'logs', 'completions', filter] as const,
+  config: ['admin', 'config'] as const,
+  configSchema: ['admin', 'config', 'schema'] as const,
+  credentials: ['admin', 'credentials'] as const,
+};

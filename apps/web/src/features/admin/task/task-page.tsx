@@ -1,0 +1,225 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  NumberInput,
+  Popover,
+  Stack,
+  Switch,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import type { TaskRead, TaskRun } from '@cc/contracts';
+import { useState } from 'react';
+import { RefreshIcon } from '../../../components/icons';
+import { formatDateTime, formatRelative } from '../../../lib/format';
+import { AdminPage } from '../shared/admin-page';
+import { useAdminT } from '../shared/admin-i18n';
+import { DataTable } from '../shared/data-table';
+import type { Column } from '../shared/data-table';
+import { notifySuccess } from '../shared/notify';
+import { useTasks } from './api/get-tasks';
+import { useRunTask } from './api/run-task';
+import { useUpdateTask } from './api/update-task';
+
+const STATUS_COLORS = { idle: 'gray', running: 'blue', success: 'green', failed: 'red' } as const;
+
+/** "every 1 h 30 min" style interval text. */
+export function formatInterval(seconds: number): string {
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return [d && `${d} d`, h && `${h} h`, m && `${m} min`, s && `${s} s`].filter(Boolean).join(' ') || '0 s';
+}
+
+function IntervalEditor({ task }: { task: TaskRead }) {
+  const { ta } = useAdminT();
+  const update = useUpdateTask();
+  const [value, setValue] = useState<number | string>(task.interval_seconds);
+  const [opened, setOpened] = useState(false);
+  return (
+    <Popover opened={opened} onChange={setOpened} trapFocus withArrow>
+      <Popover.Target>
+        <Button size="compact-sm" variant="subtle" onClick={() => setOpened((o) => !o)}>
+          {ta('task.every', { interval: formatInterval(task.interval_seconds) })}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          <NumberInput
+            label={ta('task.intervalSeconds')}
+            min={1}
+            max={2_592_000}
+            allowDecimal={false}
+            value={value}
+            onChange={setValue}
+          />
+          <Button
+            size="xs"
+            loading={update.isPending}
+            disabled={typeof value !== 'number' || value < 1 || value > 2_592_000}
+            onClick={() =>
+              void update
+                .mutateAsync({ name: task.name, patch: { interval_seconds: Number(value) } })
+                .then(() => setOpened(false))
+            }
+          >
+            {ta('common.save')}
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** /admin/task: scheduled tasks with their schedule, state and last output; enable, change interval, run now. */
+export function TaskPage() {
+  const { ta, t, language } = useAdminT();
+  const tasks = useTasks();
+  const run = useRunTask();
+  const update = useUpdateTask();
+  const [lastRun, setLastRun] = useState<TaskRun | null>(null);
+
+  const handleRun = async (name: string) => {
+    const result = await run.mutateAsync(name);
+    setLastRun(result);
+    notifySuccess(ta('task.ran', { name }));
+  };
+  const time = (value: string | null) =>
+    value ? (
+      <Tooltip label={formatDateTime(value, language)}>
+        <Text size="sm">{formatRelative(value, language)}</Text>
+      </Tooltip>
+    ) : (
+      <Text size="sm" c="dimmed">
+        {ta('common.never')}
+      </Text>
+    );
+
+  const columns: Column<TaskRead>[] = [
+    {
+      key: 'name',
+      header: ta('task.name'),
+      sort: (a, b) => a.name.localeCompare(b.name),
+      render: (task) => (
+        <div>
+          <Text size="sm" fw={600} ff="monospace">
+            {task.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {task.description}
+          </Text>
+        </div>
+      ),
+    },
+    {
+      key: 'schedule',
+      header: ta('task.schedule'),
+      render: (task) => <IntervalEditor key={task.interval_seconds} task={task} />,
+    },
+    {
+      key: 'enabled',
+      header: ta('task.enabled'),
+      render: (task) => (
+        <Switch
+          aria-label={ta('task.enabledOf', { name: task.name })}
+          checked={task.enabled}
+          disabled={update.isPending}
+          onChange={(e) =>
+            void update.mutateAsync({ name: task.name, patch: { enabled: e.currentTarget.checked } })
+          }
+        />
+      ),
+    },
+    { key: 'last', header: ta('task.lastRun'), render: (task) => time(task.last_run_time) },
+    {
+      key: 'next',
+      header: ta('task.nextRun'),
+      render: (task) => (task.enabled ? time(task.next_run_time) : '—'),
+    },
+    {
+      key: 'status',
+      header: ta('common.status'),
+      render: (task) => (
+        <Badge variant="light" color={STATUS_COLORS[task.status]}>
+          {ta(`task.statuses.${task.status}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'output',
+      header: ta('task.output'),
+      width: 320,
+      render: (task) =>
+        task.output ? (
+          <Text size="xs" ff="monospace" lineClamp={3} title={task.output} style={{ whiteSpace: 'pre-wrap' }}>
+            {task.output}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {ta('common.none')}
+          </Text>
+        ),
+    },
+    {
+      key: 'actions',
+      header: ta('common.actions'),
+      render: (task) => (
+        <Button
+          size="compact-sm"
+          variant="light"
+          aria-label={ta('task.runOf', { name: task.name })}
+          loading={run.isPending && run.variables === task.name}
+          disabled={task.status === 'running'}
+          onClick={() => void handleRun(task.name)}
+        >
+          {ta('task.runNow')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <AdminPage
+      title={t('admin.taskTitle')}
+      actions={
+        <Button
+          variant="default"
+          leftSection={<RefreshIcon size={16} />}
+          loading={tasks.isFetching}
+          onClick={() => void tasks.refetch()}
+        >
+          {ta('common.refresh')}
+        </Button>
+      }
+    >
+      {lastRun && (
+        <Alert
+          color={lastRun.status === 'success' ? 'green' : 'red'}
+          title={ta('task.runResult', { name: lastRun.name, status: ta(`task.statuses.${lastRun.status}`) })}
+          withCloseButton
+          onClose={() => setLastRun(null)}
+          data-testid="task-run-result"
+        >
+          <Group gap="xs" mb={4}>
+            <Text size="xs" c="dimmed">
+              {formatDateTime(lastRun.start_time, language)} → {formatDateTime(lastRun.end_time, language)}
+            </Text>
+          </Group>
+          <Code block>{lastRun.output || ta('common.none')}</Code>
+        </Alert>
+      )}
+      <DataTable
+        label={t('admin.taskTitle')}
+        rows={tasks.data ?? []}
+        columns={columns}
+        rowId={(task) => task.name}
+        minWidth={1100}
+        empty={tasks.isLoading ? ta('common.loading') : undefined}
+      />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,64 @@
+import { Button, Checkbox, Group, NumberInput } from '@mantine/core';
+import { useAdminT } from '../../shared/admin-i18n';
+import { addToCount } from '../lib/setting-form';
+
+/** A count where -1 means unlimited: a number field, an "unlimited" checkbox and optional +100 / +1k. */
+export function CountInput({
+  label,
+  value,
+  onChange,
+  quickAdd = false,
+  error,
+}: {
+  label: string;
+  value: number;
+  onChange: (value: number) => void;
+  quickAdd?: boolean;
+  error?: string;
+}) {
+  const { ta } = useAdminT();
+  const unlimited = value < 0;
+  return (
+    <Group align="flex-start" gap="xs" wrap="wrap">
+      <NumberInput
+        label={label}
+        value={unlimited ? '' : value}
+        placeholder={ta('common.unlimited')}
+        disabled={unlimited}
+        min={0}
+        allowDecimal={false}
+        allowNegative={false}
+        onChange={(v) => onChange(typeof v === 'number' ? v : 0)}
+        error={error}
+        w={170}
+      />
+      <Checkbox
+        mt={30}
+        label={ta('common.unlimited')}
+        aria-label={ta('user.unlimitedFor', { field: label })}
+        checked={unlimited}
+        onChange={(e) => onChange(e.currentTarget.checked ? -1 : 0)}
+      />
+      {quickAdd && (
+        <Group gap={4} mt={26}>
+          <Button
+            variant="default"
+            size="compact-sm"
+            aria-label={ta('user.addAmount', { field: label, amount: 100 })}
+            onClick={() => onChange(addToCount(value, 100))}
+          >
+            +100
+          </Button>
+          <Button
+            variant="default"
+            size="compact-sm"
+            aria-label={ta('user.addAmount', { field: label, amount: 1000 })}
+            onClick={() => onChange(addToCount(value, 1000))}
+          >
+            +1k
+          </Button>
+        </Group>
+      )}
+    </Group>
+  );
+}

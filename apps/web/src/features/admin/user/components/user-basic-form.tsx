@@ -1,0 +1,130 @@
+import { Button, Group, PasswordInput, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import type { UserReadAdmin } from '@cc/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAdminT } from '../../shared/admin-i18n';
+import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
+import type { FieldErrors } from '../../shared/form-errors';
+import { notifySuccess } from '../../shared/notify';
+import { useCreateUser } from '../api/create-user';
+import { useUpdateUser } from '../api/update-user';
+import {
+  EMPTY_USER_FORM,
+  createPayload,
+  updatePayload,
+  userToForm,
+  validateCreate,
+  validateUpdate,
+} from '../lib/user-form';
+import type { UserFormValues } from '../lib/user-form';
+
+/** Create a user (no user given) or edit the basic fields and flags of one. */
+export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: () => void }) {
+  const { ta } = useAdminT();
+  const { t, i18n } = useTranslation();
+  const [values, setValues] = useState<UserFormValues>(() => (user ? userToForm(user) : EMPTY_USER_FORM));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const exists = (key: string) => i18n.exists(key);
+
+  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+
+  const handleSubmit = async () => {
+    const issues = user ? validateUpdate(values, user) : validateCreate(values);
+    setErrors(issuesToErrors(issues, t, exists));
+    if (issues.length > 0) return;
+    try {
+      if (user) {
+        const patch = updatePayload(values, user);
+        if (Object.keys(patch).length > 0) await update.mutateAsync({ id: user.id, patch });
+        notifySuccess(ta('common.saved'));
+      } else {
+        await create.mutateAsync(createPayload(values));
+        notifySuccess(ta('user.createdMessage', { username: values.username.trim() }));
+      }
+      onDone();
+    } catch (error) {
+      setErrors(serverIssuesToErrors(issuesOf(error), t, exists));
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void handleSubmit();
+      }}
+    >
+      <Stack gap="sm">
+        <TextInput
+          label={ta('user.username')}
+          required
+          autoComplete="off"
+          value={values.username}
+          onChange={(e) => set('username', e.currentTarget.value)}
+          error={errors.username}
+        />
+        <TextInput
+          label={ta('user.nickname')}
+          required
+          value={values.nickname}
+          onChange={(e) => set('nickname', e.currentTarget.value)}
+          error={errors.nickname}
+        />
+        <TextInput
+          label={ta('user.email')}
+          required
+          type="email"
+          value={values.email}
+          onChange={(e) => set('email', e.currentTarget.value)}
+          error={errors.email}
+        />
+        <PasswordInput
+          label={ta('user.password')}
+          required={!user}
+          autoComplete="new-password"
+          description={user ? ta('user.passwordUnchanged') : t('validation.passwordRule')}
+          value={values.password}
+          onChange={(e) => set('password', e.currentTarget.value)}
+          error={errors.password}
+        />
+        <Textarea
+          label={ta('user.remark')}
+          autosize
+          minRows={2}
+          value={values.remark}
+          onChange={(e) => set('remark', e.currentTarget.value)}
+          error={errors.remark}
+        />
+        <Group gap="lg">
+          <Switch
+            label={ta('user.isActive')}
+            checked={values.is_active}
+            onChange={(e) => set('is_active', e.currentTarget.checked)}
+          />
+          <Switch
+            label={ta('user.isSuperuser')}
+            checked={values.is_superuser}
+            onChange={(e) => set('is_superuser', e.currentTarget.checked)}
+          />
+          <Switch
+            label={ta('user.isVerified')}
+            checked={values.is_verified}
+            onChange={(e) => set('is_verified', e.currentTarget.checked)}
+          />
+        </Group>
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onDone}>
+            {ta('common.cancel')}
+          </Button>
+          <Button type="submit" loading={create.isPending || update.isPending}>
+            {user ? ta('common.save') : ta('common.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,257 @@
+import { ActionIcon, Badge, Button, Drawer, Group, Menu, Text, TextInput, Tooltip } from '@mantine/core';
+import type { UserReadAdmin } from '@cc/contracts';
+import { useMemo, useState } from 'react';
+import { DotsIcon, PencilIcon, PlusIcon, RefreshIcon } from '../../../components/icons';
+import { formatDateTime, formatRelative } from '../../../lib/format';
+import { AdminPage } from '../shared/admin-page';
+import { useAdminT } from '../shared/admin-i18n';
+import { confirmAction } from '../shared/confirm';
+import { DataTable } from '../shared/data-table';
+import type { Column } from '../shared/data-table';
+import { notifySuccess } from '../shared/notify';
+import { useDeleteUser } from './api/delete-user';
+import { useUsers } from './api/get-users';
+import { useUpdateUserSetting } from './api/update-user-setting';
+import { LimitsSummary } from './components/limits-summary';
+import { UserBasicForm } from './components/user-basic-form';
+import { UserSettingsForm } from './components/user-settings-form';
+import { chatStatusRank, isExpired, remainingScore } from './lib/limits';
+import { formToPayload, settingToForm } from './lib/setting-form';
+
+type Editing =
+  { mode: 'create' } | { mode: 'basic'; user: UserReadAdmin } | { mode: 'settings'; user: UserReadAdmin };
+
+const STATUS_COLORS = { asking: 'blue', queueing: 'yellow', idling: 'gray' } as const;
+
+function matches(user: UserReadAdmin, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return [user.username, user.nickname, user.email, user.remark ?? '', String(user.id)].some((v) =>
+    v.toLowerCase().includes(q),
+  );
+}
+
+/** /admin/user: users with chat status, activity and limits; create, edit, settings, reset status, delete. */
+export function UserPage() {
+  const { ta, t, language } = useAdminT();
+  const users = useUsers();
+  const deleteUser = useDeleteUser();
+  const updateSetting = useUpdateUserSetting();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Editing | null>(null);
+
+  const rows = useMemo(() => (users.data ?? []).filter((u) => matches(u, search)), [users.data, search]);
+
+  const handleDelete = async (user: UserReadAdmin) => {
+    const ok = await confirmAction({
+      title: ta('user.deleteTitle'),
+      body: ta('user.deleteConfirm', { username: user.username }),
+      confirmLabel: ta('common.delete'),
+      cancelLabel: ta('common.cancel'),
+      danger: true,
+    });
+    if (!ok) return;
+    await deleteUser.mutateAsync(user.id);
+    notifySuccess(ta('common.deleted'));
+  };
+
+  const handleResetStatus = async (user: UserReadAdmin) => {
+    const payload = formToPayload(settingToForm(user.setting));
+    payload.openai_web_chat_status = 'idling';
+    await updateSetting.mutateAsync({ id: user.id, setting: payload });
+    notifySuccess(ta('user.statusReset', { username: user.username }));
+  };
+
+  const now = Date.now();
+  const columns: Column<UserReadAdmin>[] = [
+    { key: 'id', header: '#', render: (u) => u.id, sort: (a, b) => a.id - b.id, width: 60 },
+    {
+      key: 'user',
+      header: ta('user.nicknameUsername'),
+      sort: (a, b) => a.username.localeCompare(b.username),
+      render: (u) => (
+        <div>
+          <Text size="sm" fw={600}>
+            {u.nickname}
+          </Text>
+          <Text size="xs" c="dimmed" data-testid="username">
+            {u.username}
+          </Text>
+        </div>
+      ),
+    },
+    { key: 'email', header: ta('user.email'), render: (u) => <Text size="sm">{u.email}</Text> },
+    {
+      key: 'status',
+      header: ta('user.chatStatus'),
+      sort: (a, b) =>
+        chatStatusRank(a.setting.openai_web_chat_status) - chatStatusRank(b.setting.openai_web_chat_status),
+      render: (u) => {
+        const expired =
+          isExpired(u.setting.openai_web.valid_until, now) ||
+          isExpired(u.setting.openai_api.valid_until, now);
+        return (
+          <Group gap={4}>
+            <Badge variant="light" color={STATUS_COLORS[u.setting.openai_web_chat_status]}>
+              {t(`chatStatus.${u.setting.openai_web_chat_status}`)}
+            </Badge>
+            {expired && (
+              <Badge variant="outline" color="red">
+                {ta('user.expired')}
+              </Badge>
+            )}
+          </Group>
+        );
+      },
+    },
+    {
+      key: 'active',
+      header: ta('user.lastActive'),
+      sort: (a, b) => (a.last_active_time ?? '').localeCompare(b.last_active_time ?? ''),
+      render: (u) =>
+        u.last_active_time ? (
+          <Tooltip label={formatDateTime(u.last_active_time, language)}>
+            <Text size="sm">{formatRelative(u.last_active_time, language)}</Text>
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {ta('user.neverActive')}
+          </Text>
+        ),
+    },
+    {
+      key: 'limits',
+      header: ta('user.limits'),
+      sort: (a, b) => remainingScore(a.setting) - remainingScore(b.setting),
+      render: (u) => <LimitsSummary setting={u.setting} />,
+      width: 360,
+    },
+    {
+      key: 'remark',
+      header: ta('user.remark'),
+      render: (u) => (
+        <Text size="sm" c={u.remark ? undefined : 'dimmed'} lineClamp={2}>
+          {u.remark || ta('common.empty')}
+        </Text>
+      ),
+    },
+    {
+      key: 'flags',
+      header: ta('user.flags'),
+      render: (u) => (
+        <Group gap={4}>
+          <Badge size="xs" color={u.is_active ? 'green' : 'gray'} variant="light">
+            {u.is_active ? ta('user.active') : ta('user.inactive')}
+          </Badge>
+          {u.is_superuser && (
+            <Badge size="xs" color="violet" variant="light">
+              {ta('user.superuser')}
+            </Badge>
+          )}
+          {u.is_verified && (
+            <Badge size="xs" color="teal" variant="light">
+              {ta('user.verified')}
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    {
+      key: 'actions',
+      header: ta('common.actions'),
+      width: 110,
+      render: (u) => (
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label={ta('user.editBasic')}>
+            <ActionIcon
+              variant="subtle"
+              aria-label={ta('user.editBasicOf', { username: u.username })}
+              onClick={() => setEditing({ mode: 'basic', user: u })}
+            >
+              <PencilIcon size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <ActionIcon variant="subtle" aria-label={ta('user.moreActionsOf', { username: u.username })}>
+                <DotsIcon size={16} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => setEditing({ mode: 'settings', user: u })}>
+                {ta('user.editSettings')}
+              </Menu.Item>
+              <Menu.Item onClick={() => void handleResetStatus(u)}>{ta('user.resetStatus')}</Menu.Item>
+              <Menu.Divider />
+              <Menu.Item color="red" onClick={() => void handleDelete(u)}>
+                {ta('common.delete')}
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      ),
+    },
+  ];
+
+  const drawerTitle =
+    editing?.mode === 'create'
+      ? ta('user.createTitle')
+      : editing?.mode === 'basic'
+        ? ta('user.editBasicTitle', { username: editing.user.username })
+        : editing?.mode === 'settings'
+          ? ta('user.editSettingsTitle', { username: editing.user.username })
+          : '';
+
+  return (
+    <AdminPage
+      title={t('admin.userTitle')}
+      actions={
+        <>
+          <TextInput
+            aria-label={ta('user.search')}
+            placeholder={ta('user.search')}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            w={240}
+          />
+          <Button
+            variant="default"
+            leftSection={<RefreshIcon size={16} />}
+            loading={users.isFetching}
+            onClick={() => void users.refetch()}
+          >
+            {ta('common.refresh')}
+          </Button>
+          <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditing({ mode: 'create' })}>
+            {ta('user.create')}
+          </Button>
+        </>
+      }
+    >
+      <DataTable
+        label={t('admin.userTitle')}
+        rows={rows}
+        columns={columns}
+        rowId={(u) => u.id}
+        defaultSort={{ key: 'id', desc: false }}
+        minWidth={1300}
+        empty={users.isLoading ? ta('common.loading') : undefined}
+      />
+      <Drawer
+        opened={!!editing}
+        onClose={() => setEditing(null)}
+        position="right"
+        size="min(720px, 100%)"
+        title={drawerTitle}
+      >
+        {editing?.mode === 'create' && <UserBasicForm onDone={() => setEditing(null)} />}
+        {editing?.mode === 'basic' && (
+          <UserBasicForm key={editing.user.id} user={editing.user} onDone={() => setEditing(null)} />
+        )}
+        {editing?.mode === 'settings' && (
+          <UserSettingsForm key={editing.user.id} user={editing.user} onDone={() => setEditing(null)} />
+        )}
+      </Drawer>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,87 @@
+import { Button, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoginForm as LoginFormSchema } from '@cc/contracts';
+import type { UserRead } from '@cc/contracts';
+import { ApiError } from '../../../lib/api-client';
+import { useLogin } from '../api/login';
+
+interface Props {
+  onSuccess: (user: UserRead) => void;
+}
+
+type FieldErrors = Partial<Record<'username' | 'password', string>>;
+
+/** Username + password; Enter submits; messages from the contract's LoginForm schema (SPEC §5). */
+export function LoginForm({ onSuccess }: Props) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const mutation = useLogin();
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    const parsed = LoginFormSchema.safeParse({ username: username.trim(), password });
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if ((field === 'username' || field === 'password') && !next[field]) next[field] = t(issue.message);
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    mutation.mutate(
+      { username: parsed.data.username, password: parsed.data.password },
+      {
+        onSuccess,
+        onError: (error) => {
+          if (error instanceof ApiError && error.code === 10401) setErrors({ password: t(error.messageKey) });
+        },
+      },
+    );
+  };
+
+  return (
+    <Paper
+      component="form"
+      withBorder
+      shadow="sm"
+      p="xl"
+      radius="md"
+      w={360}
+      maw="100%"
+      onSubmit={handleSubmit}
+      noValidate
+    >
+      <Stack>
+        <TextInput
+          label={t('auth.username')}
+          placeholder={t('auth.username')}
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.currentTarget.value)}
+          error={errors.username}
+          data-autofocus
+          name="username"
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          placeholder={t('auth.password')}
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password}
+          name="password"
+        />
+        <Button type="submit" fullWidth loading={mutation.isPending}>
+          {t('auth.login')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

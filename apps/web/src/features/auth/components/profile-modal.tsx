@@ -1,0 +1,93 @@
+import { Badge, Group, Loader, Table, Text, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useTranslation } from 'react-i18next';
+import { SOURCES } from '@cc/contracts';
+import type { ChatSource, UserRead } from '@cc/contracts';
+import { ModelAvatar, modelDisplay } from '../../../components/model-display';
+import { formatDateTime } from '../../../lib/format';
+import { i18n } from '../../../i18n';
+import { normalizeCount, remainingForModel } from '../../../lib/quota';
+import { useUser } from '../../../lib/session';
+
+function CountText({ value }: { value: number | null | undefined }) {
+  const { t } = useTranslation();
+  const n = normalizeCount(value);
+  return <>{n === 'unlimited' ? t('common.unlimited') : n}</>;
+}
+
+function RemainingChips({ user, source }: { user: UserRead; source: ChatSource }) {
+  const { t } = useTranslation();
+  const setting = user.setting[source];
+  if (!setting.allow_to_use)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('profile.notAllowed')}
+      </Text>
+    );
+  return (
+    <Group gap={6}>
+      {setting.available_models.map((model) => {
+        const remaining = remainingForModel(user, source, model);
+        return (
+          <Tooltip key={model} label={modelDisplay(model).label}>
+            <Badge variant="default" leftSection={<ModelAvatar model={model} size={16} />} tt="none">
+              {modelDisplay(model).label}: {remaining === 'unlimited' ? t('common.unlimited') : remaining}
+            </Badge>
+          </Tooltip>
+        );
+      })}
+    </Group>
+  );
+}
+
+/** SPEC §2: a table of the user's fields; last active shows "never active" when absent. */
+export function ProfileContent() {
+  const { t, i18n: instance } = useTranslation();
+  const { data: user, isLoading } = useUser();
+  if (isLoading || !user) return <Loader size="sm" />;
+  const rows: [string, React.ReactNode][] = [
+    ['#', user.id],
+    [t('profile.username'), user.username],
+    [t('profile.nickname'), user.nickname],
+    [t('profile.email'), user.email],
+    [t('profile.role'), user.is_superuser ? t('profile.superuser') : t('profile.user')],
+    [t('profile.chatStatus'), t(`chatStatus.${user.setting.openai_web_chat_status}`)],
+    [
+      t('profile.lastActiveTime'),
+      user.last_active_time
+        ? formatDateTime(user.last_active_time, instance.language)
+        : t('profile.neverActive'),
+    ],
+    [t('profile.createTime'), formatDateTime(user.create_time, instance.language)],
+    ...SOURCES.flatMap((source): [string, React.ReactNode][] => [
+      [
+        `${t(`sources.${source}`)} · ${t('profile.maxConversations')}`,
+        <CountText key="c" value={user.setting[source].max_conv_count} />,
+      ],
+      [
+        `${t(`sources.${source}`)} · ${t('profile.totalAsks')}`,
+        <CountText key="t" value={user.setting[source].total_ask_count} />,
+      ],
+      [
+        `${t(`sources.${source}`)} · ${t('profile.remainingAsks')}`,
+        <RemainingChips key="r" user={user} source={source} />,
+      ],
+    ]),
+  ];
+  return (
+    <Table withRowBorders striped verticalSpacing="xs" data-testid="profile-table">
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={200}>{label}</Table.Th>
+            <Table.Td>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export function openProfileModal(): void {
+  modals.open({ title: i18n.t('profile.title'), size: 600, children: <ProfileContent /> });
+}

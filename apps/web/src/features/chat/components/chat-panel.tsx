@@ -1,0 +1,387 @@
+import { Alert, Button, Group, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AskRequestInput, ChatSource, ConversationHistory, NewConversationForm } from '@cc/contracts';
+import { ContinueIcon } from '../../../components/icons';
+import { ConversationIdContext } from '../../../components/messages/conversation-context';
+import { ConversationHeader } from '../../../components/messages/conversation-header';
+import { ExportActions } from '../../../components/messages/export-actions';
+import { MessageList } from '../../../components/messages/message-list';
+import { canContinue, getCurrentPath, groupMessages, textOf } from '../../../lib/conversation/history';
+import { mergeAskIntoHistory } from '../../../lib/conversation/merge';
+import { usePreference } from '../../../lib/preferences';
+import { queryKeys } from '../../../lib/query-keys';
+import { remainingForModel } from '../../../lib/quota';
+import { useUser } from '../../../lib/session';
+import { generateTitle } from '../api/generate-title';
+import { useAsk } from '../hooks/use-ask';
+import { useUploads } from '../hooks/use-uploads';
+import { describeAskFailure, isServerMessage } from '../lib/ask-session';
+import type { AskState } from '../lib/ask-session';
+import { WEB_CONTINUE_TEXT, buildAskRequest, makeTempUserMessage } from '../lib/build-request';
+import type { AskTarget } from '../lib/build-request';
+import { canUpload, toAskFiles, uploadPermissions } from '../lib/uploads';
+import type { AskFiles, UploadItem } from '../lib/uploads';
+import { ChatInput } from './chat-input';
+import { UploadButton, UploadList, useProblemText } from './upload-region';
+
+export type ChatTarget =
+  | { kind: 'draft'; draft: NewConversationForm }
+  | {
+      kind: 'conversation';
+      conversationId: string;
+      history: ConversationHistory | undefined;
+      loading: boolean;
+    };
+
+interface Props {
+  target: ChatTarget;
+  /** The first answer of a draft arrived: the conversation now exists under this id. */
+  onConversationStarted: (conversationId: string) => void;
+  /** True while a question is being answered (the list and new-chat button are locked meanwhile). */
+  onBusyChange: (busy: boolean) => void;
+  /** Shown at the left of the header (the list drawer button on narrow screens). */
+  leading?: ReactNode;
+}
+
+const ACTIVE_PHASES = new Set(['connecting', 'queueing', 'waiting', 'streaming']);
+
+function PendingRow({ state }: { state: AskState }) {
+  const { t } = useTranslation();
+  const hasAnswer = state.messages.some((m) => isServerMessage(m) && m.role !== 'user');
+  if (hasAnswer) return null;
+  const text =
+    state.phase === 'queueing'
+      ? t('chat.queuePosition', { position: state.position ?? 1 })
+      : state.phase === 'connecting'
+        ? t('chat.connecting')
+        : t('tips.waiting');
+  return (
+    <Group
+      gap="xs"
+      className="cc-pending"
+      role="status"
+      aria-live="polite"
+      data-testid="ask-pending"
+      data-phase={state.phase}
+    >
+      <Loader size="xs" type="dots" />
+      <Text size="sm" c="dimmed">
+        {text}
+      </Text>
+    </Group>
+  );
+}
+
+/** The chat: header, messages (history + the answer being streamed), errors in words, continue, input. */
+export function ChatPanel({ target, onConversationStarted, onBusyChange, leading }: Props) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const preference = usePreference();
+  const { data: user } = useUser();
+  const [input, setInput] = useState('');
+  const lastQuestion = useRef<{
+    request: AskRequestInput;
+    text: string;
+    /** The uploaded files sent with it (given back to the input when the question is withdrawn). */
+    uploads: UploadItem[];
+    files: AskFiles | undefined;
+  } | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  const history = target.kind === 'conversation' ? target.history : undefined;
+  const source: ChatSource =
+    target.kind === 'draft' ? target.draft.source : (history?.source ?? 'openai_web');
+  const model = target.kind === 'draft' ? target.draft.model : (history?.current_model ?? null);
+  const title = target.kind === 'draft' ? target.draft.title : history?.title;
+  const pluginIds = target.kind === 'draft' ? target.draft.openaiWebPlugins : history?.metadata?.plugin_ids;
+  const targetKey = target.kind === 'draft' ? 'draft' : target.conversationId;
+  const permissions = useMemo(() => uploadPermissions(user, source, model), [user, source, model]);
+  const uploadsAllowed = canUpload(permissions);
+  const uploads = useUploads(permissions);
+  const uploadsRef = useRef(uploads);
+  uploadsRef.current = uploads;
+  const problemText = useProblemText();
+
+  const handleSettled = useCallback(
+    (state: AskState, request: AskRequestInput) => {
+      const conversationId = state.conversationId;
+      void client.invalidateQueries({ queryKey: queryKeys.me });
+      if (state.phase === 'finished' && conversationId) {
+        const received = state.messages.filter(isServerMessage);
+        client.setQueryData<ConversationHistory>(queryKeys.conversation(conversationId), (old) =>
+          mergeAskIntoHistory(old, received, {
+            conversationId,
+            source: request.source,
+            model: request.model,
+            title: state.title ?? request.new_title ?? null,
+            pluginIds: request.openai_web_plugin_ids,
+          }),
+        );
+        resetRef.current();
+        if (lastQuestion.current) uploadsRef.current.release(lastQuestion.current.uploads);
+        const refreshList = () => client.invalidateQueries({ queryKey: queryKeys.conversationList });
+        if (request.new_conversation) {
+          onConversationStarted(conversationId);
+          const last = received[received.length - 1];
+          if (request.source === 'openai_web' && !request.new_title && !state.title && last) {
+            void generateTitle(conversationId, last.id)
+              .catch(() => undefined)
+              .finally(() => {
+                void refreshList();
+                void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
+              });
+          }
+        }
+        void refreshList();
+        void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
+      } else if (state.phase === 'aborted') {
+        // Stopped before any answer: if the server already stored the question, show its copy; else give the
+        // text back to the input.
+        const echoed = state.messages.some((m) => isServerMessage(m) && m.role === 'user');
+        resetRef.current();
+        if (conversationId && echoed) {
+          if (request.new_conversation) onConversationStarted(conversationId);
+          void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
+          void client.invalidateQueries({ queryKey: queryKeys.conversationList });
+        } else if (lastQuestion.current) {
+          setInput((current) => current || lastQuestion.current?.text || '');
+          uploadsRef.current.restore(lastQuestion.current.uploads);
+        }
+      }
+    },
+    [client, onConversationStarted],
+  );
+
+  const { state: ask, ask: startAsk, stop, reset } = useAsk({ onSettled: handleSettled });
+  const resetRef = useRef(reset);
+  resetRef.current = reset;
+  const busy = !!ask && ACTIVE_PHASES.has(ask.phase);
+
+  useEffect(() => onBusyChange(busy), [busy, onBusyChange]);
+
+  // Another conversation: drop a finished error card of the previous one (only on a target change).
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  useEffect(() => {
+    if (!busyRef.current) reset();
+  }, [targetKey, reset]);
+
+  const path = useMemo(
+    () => (history ? getCurrentPath(history.mapping, history.current_node) : []),
+    [history],
+  );
+  const messages = useMemo(() => (ask ? [...path, ...ask.messages] : path), [path, ask]);
+  const groups = useMemo(() => groupMessages(messages), [messages]);
+  const lastMessage = messages[messages.length - 1];
+  const contentVersion = lastMessage ? messages.length * 1_000_000 + textOf(lastMessage).length : 0;
+  const showContinue = !busy && !ask && canContinue(path);
+
+  const askTarget = (): AskTarget | null => {
+    if (target.kind === 'draft') return { kind: 'draft', draft: target.draft };
+    return history ? { kind: 'conversation', conversationId: target.conversationId, history } : null;
+  };
+
+  // Files only go with a question the conversation may carry them in.
+  const pendingFiles = uploadsAllowed ? toAskFiles(uploads.items, permissions) : undefined;
+  const hasImages = !!pendingFiles?.openai_web_multimodal_image_parts?.length;
+
+  useEffect(() => {
+    if (!uploadsAllowed && uploadsRef.current.items.length) {
+      const { release, detach } = uploadsRef.current;
+      release(detach());
+    }
+  }, [uploadsAllowed]);
+
+  const send = (text: string, options: { continueAnswer?: boolean } = {}) => {
+    const at = askTarget();
+    if (!at || busy) return;
+    const webContinue = options.continueAnswer && source === 'openai_web';
+    const content = webContinue ? WEB_CONTINUE_TEXT : text;
+    const files = options.continueAnswer ? undefined : pendingFiles;
+    const request = buildAskRequest(
+      at,
+      content,
+      (label) => t('chat.defaultApiTitle', { model: label }),
+      files,
+    );
+    const sentUploads = options.continueAnswer ? [] : uploads.detach();
+    lastQuestion.current = { request, text: options.continueAnswer ? '' : text, uploads: sentUploads, files };
+    if (!options.continueAnswer) setInput('');
+    startAsk(request, webContinue ? null : makeTempUserMessage(source, content, model, files));
+  };
+
+  const handleSend = () => {
+    const text = input.trim();
+    if (text || hasImages) send(text);
+  };
+
+  const handleFiles = (files: File[]) => {
+    for (const { file, problem } of uploads.add(files)) {
+      notifications.show({
+        color: 'yellow',
+        title: file.name,
+        message: problemText(problem),
+        autoClose: 4000,
+      });
+    }
+  };
+
+  const handleRetry = () => {
+    const last = lastQuestion.current;
+    if (!last) return;
+    reset();
+    startAsk(
+      last.request,
+      last.request.text_content === WEB_CONTINUE_TEXT
+        ? null
+        : makeTempUserMessage(source, last.request.text_content, model, last.files),
+    );
+  };
+
+  const handleDismiss = () => {
+    reset();
+    if (lastQuestion.current?.text) setInput((current) => current || lastQuestion.current?.text || '');
+    if (lastQuestion.current?.uploads.length) {
+      uploads.restore(lastQuestion.current.uploads);
+      lastQuestion.current = { ...lastQuestion.current, uploads: [] };
+    }
+    if (target.kind === 'conversation')
+      void client.invalidateQueries({ queryKey: queryKeys.conversation(target.conversationId) });
+    inputRef.current?.focus();
+  };
+
+  const remaining = model ? remainingForModel(user, source, model) : 'unlimited';
+  const loading = target.kind === 'conversation' && target.loading && !history;
+  const inputDisabled = loading || (target.kind === 'conversation' && !history);
+
+  const footer = (
+    <>
+      {ask && busy && <PendingRow state={ask} />}
+      {ask?.phase === 'failed' && (
+        <Alert
+          color="red"
+          title={t('chat.askFailed')}
+          className="cc-ask-error"
+          role="alert"
+          data-testid="ask-error"
+        >
+          <Stack gap="xs">
+            <Text size="sm">{describeAskFailure(ask, t)}</Text>
+            <Group gap="xs">
+              <Button size="xs" onClick={handleRetry}>
+                {t('chat.retry')}
+              </Button>
+              <Button size="xs" variant="default" onClick={handleDismiss}>
+                {t('chat.withdraw')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+    </>
+  );
+
+  const conversationIdForLinks =
+    target.kind === 'conversation' ? target.conversationId : (ask?.conversationId ?? null);
+  return (
+    <ConversationIdContext.Provider value={conversationIdForLinks}>
+      <div className={`cc-chat${preference.widerConversationPage ? '' : ' cc-chat-narrow'}`}>
+        <ConversationHeader
+          title={title}
+          source={source}
+          model={model}
+          pluginIds={pluginIds}
+          leading={leading}
+          actions={
+            <>
+              <Tooltip label={t('chat.remainingTooltip')}>
+                <Text size="xs" c="dimmed" data-testid="remaining-asks">
+                  {t('chat.remaining', {
+                    count: remaining === 'unlimited' ? t('common.unlimited') : remaining,
+                  })}
+                </Text>
+              </Tooltip>
+              {history && <ExportActions history={history} userMarkdown={preference.renderUserMessageInMd} />}
+            </>
+          }
+        />
+        {loading ? (
+          <Stack p="md" gap="lg" data-testid="history-loading">
+            {[0, 1, 2].map((i) => (
+              <Stack key={i} gap={6}>
+                <Skeleton h={14} w="30%" />
+                <Skeleton h={12} />
+                <Skeleton h={12} w="80%" />
+              </Stack>
+            ))}
+          </Stack>
+        ) : groups.length === 0 && !ask ? (
+          <div className="cc-chat-empty">
+            <Text c="dimmed">{t('chat.startHint')}</Text>
+          </div>
+        ) : (
+          <MessageList
+            groups={groups}
+            model={model}
+            userMarkdown={preference.renderUserMessageInMd}
+            resetKey={targetKey}
+            contentVersion={contentVersion}
+            footer={footer}
+            codeWrap={preference.codeAutoWrap}
+          />
+        )}
+        <div className="cc-chat-bottom hide-in-print">
+          {showContinue && (
+            <Group justify="center" mb="xs">
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<ContinueIcon size={14} />}
+                onClick={() => send('continue', { continueAnswer: true })}
+                data-testid="continue-button"
+              >
+                {t('chat.continue')}
+              </Button>
+            </Group>
+          )}
+          <ChatInput
+            ref={inputRef}
+            value={input}
+            onChange={setInput}
+            onSend={handleSend}
+            onStop={stop}
+            busy={busy}
+            disabled={inputDisabled}
+            onFiles={uploadsAllowed ? handleFiles : undefined}
+            blocked={uploads.uploading || uploads.failed}
+            hasContent={hasImages}
+            attachButton={
+              uploadsAllowed ? (
+                <UploadButton
+                  permissions={permissions}
+                  count={uploads.items.length}
+                  disabled={inputDisabled}
+                  onFiles={handleFiles}
+                />
+              ) : undefined
+            }
+            attachments={
+              uploadsAllowed ? (
+                <UploadList
+                  items={uploads.items}
+                  permissions={permissions}
+                  onRemove={uploads.remove}
+                  onRetry={uploads.retry}
+                />
+              ) : undefined
+            }
+          />
+        </div>
+      </div>
+    </ConversationIdContext.Provider>
+  );
+}

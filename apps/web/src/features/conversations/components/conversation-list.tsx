@@ -1,0 +1,198 @@
+import {
+  ActionIcon,
+  CloseButton,
+  Menu,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ConversationRead } from '@cc/contracts';
+import { DotsIcon, PencilIcon, TrashIcon } from '../../../components/icons';
+import { ModelAvatar } from '../../../components/model-display';
+import { useConversations } from '../api/get-conversations';
+import { useDeleteConversation } from '../api/delete-conversation';
+import { RenameForm } from './rename-form';
+
+interface Props {
+  selectedId: string | null;
+  onSelect: (conversationId: string) => void;
+  /** A conversation was deleted (the page clears its selection if it was this one). */
+  onDeleted: (conversationId: string) => void;
+  /** Locked while an answer streams. */
+  disabled: boolean;
+  /** The unsent new conversation, shown first. */
+  draftTitle?: string | null;
+  onDiscardDraft?: () => void;
+}
+
+function ItemMenu({
+  conversation,
+  onDeleted,
+  disabled,
+}: {
+  conversation: ConversationRead;
+  onDeleted: (id: string) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const remove = useDeleteConversation();
+  const title = conversation.title || t('conversations.untitled');
+
+  const handleRename = () => {
+    const id = modals.open({
+      title: t('conversations.rename'),
+      children: (
+        <RenameForm
+          conversationId={conversation.conversation_id}
+          initialTitle={conversation.title ?? ''}
+          onDone={() => modals.close(id)}
+        />
+      ),
+    });
+  };
+
+  const handleDelete = () => {
+    modals.openConfirmModal({
+      title: t('conversations.delete'),
+      children: <Text size="sm">{t('conversations.deleteConfirm', { title })}</Text>,
+      labels: { confirm: t('conversations.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as Record<string, string>,
+      onConfirm: () =>
+        remove.mutate(conversation.conversation_id, {
+          onSuccess: () => {
+            notifications.show({ color: 'green', message: t('conversations.deleted'), autoClose: 3000 });
+            onDeleted(conversation.conversation_id);
+          },
+        }),
+    });
+  };
+
+  return (
+    <Menu position="bottom-end" withinPortal disabled={disabled}>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="sm"
+          aria-label={t('conversations.actions', { title })}
+          onClick={(e) => e.stopPropagation()}
+          disabled={disabled}
+          data-testid="conversation-menu"
+        >
+          <DotsIcon size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<PencilIcon size={14} />} onClick={handleRename}>
+          {t('conversations.rename')}
+        </Menu.Item>
+        <Menu.Item leftSection={<TrashIcon size={14} />} color="red" onClick={handleDelete}>
+          {t('conversations.delete')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** The user's conversations, most recent first, with a filter and a rename/delete menu per item. */
+export function ConversationList({
+  selectedId,
+  onSelect,
+  onDeleted,
+  disabled,
+  draftTitle,
+  onDiscardDraft,
+}: Props) {
+  const { t } = useTranslation();
+  const { data, isLoading, isError, refetch } = useConversations();
+  const [filter, setFilter] = useState('');
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    return (data ?? []).filter((c) => !q || (c.title ?? '').toLowerCase().includes(q));
+  }, [data, filter]);
+
+  return (
+    <Stack gap="xs" className="cc-conv-list" mih={0} style={{ flex: 1 }}>
+      <TextInput
+        size="xs"
+        placeholder={t('conversations.search')}
+        aria-label={t('conversations.search')}
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+        rightSection={
+          filter ? (
+            <CloseButton size="xs" onClick={() => setFilter('')} aria-label={t('common.clear')} />
+          ) : null
+        }
+      />
+      <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
+        <nav aria-label={t('conversations.listLabel')}>
+          <ul className="cc-conv-items" data-testid="conversation-list">
+            {draftTitle !== undefined && draftTitle !== null && (
+              <li className="cc-conv-item" data-active="true" data-testid="draft-item">
+                <div className="cc-conv-button">
+                  <Text size="sm" truncate fs="italic">
+                    {draftTitle || t('chat.newConversation')}
+                  </Text>
+                </div>
+                {onDiscardDraft && !disabled && (
+                  <CloseButton size="sm" onClick={onDiscardDraft} aria-label={t('chat.discardDraft')} />
+                )}
+              </li>
+            )}
+            {isLoading &&
+              [0, 1, 2, 3].map((i) => (
+                <li key={i}>
+                  <Skeleton h={28} my={4} />
+                </li>
+              ))}
+            {isError && (
+              <li>
+                <Text size="sm" c="red">
+                  {t('conversations.loadFailed')}{' '}
+                  <UnstyledButton onClick={() => void refetch()} c="teal" fz="sm">
+                    {t('common.retry')}
+                  </UnstyledButton>
+                </Text>
+              </li>
+            )}
+            {!isLoading && !isError && shown.length === 0 && !draftTitle && (
+              <li>
+                <Text size="sm" c="dimmed" ta="center" py="md">
+                  {filter ? t('conversations.noMatch') : t('conversations.empty')}
+                </Text>
+              </li>
+            )}
+            {shown.map((c) => {
+              const active = c.conversation_id === selectedId;
+              return (
+                <li key={c.conversation_id} className="cc-conv-item" data-active={active || undefined}>
+                  <UnstyledButton
+                    className="cc-conv-button"
+                    onClick={() => onSelect(c.conversation_id)}
+                    disabled={disabled}
+                    aria-current={active ? 'page' : undefined}
+                    data-conversation-id={c.conversation_id}
+                  >
+                    <ModelAvatar model={c.current_model} size={20} />
+                    <Text size="sm" truncate component="span">
+                      {c.title || t('conversations.untitled')}
+                    </Text>
+                  </UnstyledButton>
+                  <ItemMenu conversation={c} onDeleted={onDeleted} disabled={disabled} />
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </ScrollArea>
+    </Stack>
+  );
+}

@@ -1,0 +1,1 @@
+export { openPreferencesModal } from './components/preferences-modal';

@@ -1,0 +1,36 @@
+import { apiPaths } from '../config/paths';
+import { apiClient } from './api-client';
+
+/**
+ * URL of an image or file the model refers to: `file-service://<id>` pointers go through our server, http(s)
+ * and inline raster images are used as they are; anything else (javascript:, sandbox:, …) gives null.
+ */
+export function resolveAssetUrl(pointer: string | null | undefined): string | null {
+  if (!pointer) return null;
+  const fileService = /^file-service:\/\/([\w.-]+)$/.exec(pointer);
+  if (fileService?.[1]) return apiPaths.fileDownload(fileService[1]);
+  if (/^https?:\/\//i.test(pointer)) return pointer;
+  if (/^data:image\/(png|jpe?g|gif|webp);base64,/i.test(pointer)) return pointer;
+  return null;
+}
+
+/** Saves bytes under a name (an object URL clicked as a download link, revoked right after). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Downloads a file our server streams (sandbox files, uploads): a failure (e.g. an expired code interpreter) is
+ * reported like any API error instead of saving an error page.
+ */
+export async function downloadThroughServer(url: string, fallbackName: string): Promise<void> {
+  const { blob, fileName } = await apiClient.download(url);
+  saveBlob(blob, fileName || fallbackName);
+}

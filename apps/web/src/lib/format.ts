@@ -1,0 +1,42 @@
+/** Timestamps are UTC on the wire; they are shown in the viewer's own zone and language. */
+export function parseTime(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  // A naive timestamp (no zone) is UTC.
+  const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDateTime(value: string | null | undefined, language: string): string {
+  const date = parseTime(value);
+  if (!date) return '';
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', hour12: false }).format(
+    date,
+  );
+}
+
+/** "just now", "5 min ago", …; older than a week: the absolute date. */
+export function formatRelative(value: string | null | undefined, language: string, now = Date.now()): string {
+  const date = parseTime(value);
+  if (!date) return '';
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  const rtf = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  if (abs < 45) return rtf.format(0, 'second');
+  if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return rtf.format(Math.round(seconds / 86_400), 'day');
+  return formatDateTime(value, language);
+}
+
+export function formatBytes(size: number | null | undefined): string {
+  if (size === null || size === undefined || size < 0) return '';
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(2)} ${units[unit]}`;
+}

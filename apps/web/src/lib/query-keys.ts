@@ -1,0 +1,9 @@
+/** Query keys shared across features, so one feature can invalidate what another reads without importing it. */
+export const queryKeys = {
+  me: ['user', 'me'] as const,
+  conversations: ['conversations'] as const,
+  conversationList: ['conversations', 'list'] as const,
+  conversation: (id: string) => ['conversations', 'detail', id] as const,
+  installedPlugins: ['plugins', 'installed'] as const,
+  commonStatus: ['status', 'common'] as const,
+};

@@ -1,0 +1,72 @@
+import type { ApiChatMessage, ChatMessage, ConversationHistory, WebChatMessage } from '@cc/contracts';
+
+/** Builders of contract-shaped messages and histories for unit tests. */
+export function web(
+  id: string,
+  role: string,
+  text: string | null,
+  extra: Partial<WebChatMessage> = {},
+): WebChatMessage {
+  return {
+    id,
+    source: 'openai_web',
+    role,
+    author_name: null,
+    model: 'gpt_4',
+    create_time: '2026-01-01T00:00:00Z',
+    parent: null,
+    children: [],
+    content: text === null ? null : { content_type: 'text', parts: [text] },
+    metadata: role === 'user' ? {} : { end_turn: true, recipient: 'all' },
+    ...extra,
+  };
+}
+
+export function api(
+  id: string,
+  role: string,
+  text: string,
+  extra: Partial<ApiChatMessage> = {},
+): ApiChatMessage {
+  return {
+    id,
+    source: 'openai_api',
+    role,
+    model: 'gpt_3_5',
+    create_time: '2026-01-01T00:00:00Z',
+    parent: null,
+    children: [],
+    content: { content_type: 'text', text },
+    metadata: {},
+    ...extra,
+  };
+}
+
+/** Links the messages into one chain (each the parent of the next) and builds the history. */
+export function chain(
+  messages: ChatMessage[],
+  extra: Partial<ConversationHistory> = {},
+): ConversationHistory {
+  const mapping: Record<string, ChatMessage> = {};
+  messages.forEach((m, i) => {
+    const prev = messages[i - 1];
+    const next = messages[i + 1];
+    mapping[m.id] = {
+      ...m,
+      parent: prev?.id ?? m.parent ?? null,
+      children: next ? [next.id] : [],
+    };
+  });
+  const first = messages[0];
+  return {
+    _id: 'conv-1',
+    source: first?.source ?? 'openai_web',
+    title: 'Fixture',
+    create_time: '2026-01-01T00:00:00Z',
+    update_time: '2026-01-01T00:00:00Z',
+    mapping,
+    current_node: messages[messages.length - 1]?.id ?? null,
+    current_model: first?.model ?? 'gpt_4',
+    ...extra,
+  };
+}

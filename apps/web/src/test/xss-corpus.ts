@@ -1,0 +1,22 @@
+/** XSS corpus: none of these may leave an executable element or attribute. */
+export const XSS_CORPUS = [
+  '<img src=x onerror="window.__xss=1">',
+  '<script>window.__xss=1</script>',
+  '<svg onload="window.__xss=1"><circle r=1 /></svg>',
+  '<iframe src="javascript:window.__xss=1"></iframe>',
+  '[click](javascript:window.__xss=1)',
+  '[click](JaVaScRiPt:window.__xss=1)',
+  '<a href="javascript:window.__xss=1">x</a>',
+  '<details open ontoggle="window.__xss=1">x</details>',
+  '<math><mtext><table><mglyph><style><img src=x onerror="window.__xss=1">',
+  '<form action="javascript:window.__xss=1"><button>go</button></form>',
+  '<input autofocus onfocus="window.__xss=1">',
+  '<body onload="window.__xss=1">',
+  '<object data="javascript:window.__xss=1"></object>',
+  '<div style="position:fixed;inset:0" onclick="window.__xss=1">cover</div>',
+  '![x](javascript:window.__xss=1)',
+  '$\\href{javascript:window.__xss=1}{x}$',
+  '<a href="data:text/html,<script>window.__xss=1</script>">d</a>',
+  '```html\n<script>window.__xss=1</script>\n```',
+  '<noscript><p title="</noscript><img src=x onerror=window.__xss=1>">',
+];
