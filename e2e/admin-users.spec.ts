@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { login, send, startConversation, useEnglish } from './helpers';
+
+const suffix = Date.now() % 100000;
+const USER = { username: `quota${suffix}`, nickname: `Quota ${suffix}`, password: 'quota-pass-123' };
+
+async function loginAs(page: Page, username: string, password: string) {
+  await page.goto('/login?redirect=/conversation');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+}
+
+test('an admin creates a user, sets a quota of 0 asks, and the chat enforces it', async ({
+  page,
+  browser,
+}) => {
+  await useEnglish(page);
+  await login(page);
+  await page.goto('/admin/user');
+  await expect(page.getByRole('heading', { name: 'User management' })).toBeVisible();
+
+  // Create: the SPEC §5 messages first, then a valid user.
+  await page.getByRole('button', { name: 'Add user' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Create user' });
+  await drawer.getByRole('button', { name: 'Create' }).click();
+  await expect(drawer.getByText('Please enter the username')).toBeVisible();
+  await drawer.getByLabel('Username').fill(USER.username);
+  await drawer.getByLabel('Nickname').fill(USER.nickname);
+  await drawer.getByLabel('Email').fill('not-an-email');
+  await drawer.getByLabel(/^Password/).fill('short');
+  await drawer.getByRole('button', { name: 'Create' }).click();
+  await expect(drawer.getByText('Invalid email', { exact: false })).toBeVisible();
+  await drawer.getByLabel('Email').fill(`${USER.username}@example.com`);
+  await drawer.getByLabel(/^Password/).fill(USER.password);
+  await drawer.getByRole('button', { name: 'Create' }).click();
+  await expect(drawer).toBeHidden();
+
+  const row = page.getByRole('row').filter({ hasText: USER.username });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('Never active');
+
+  // Quota: no asks left on the web source.
+  await row.getByRole('button', { name: `More actions for ${USER.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Quotas and permissions' }).click();
+  const settings = page.getByRole('dialog', { name: `Quotas and permissions of ${USER.username}` });
+  await expect(settings.getByTestId('settings-openai_web')).toBeVisible();
+  const total = settings.getByRole('textbox', { name: 'Total asks left' });
+  await total.fill('0');
+  // A rate-limit row can be added and removed.
+  await settings.getByRole('button', { name: 'Add rate limit' }).click();
+  await expect(settings.getByTestId('openai_web-rate-limit')).toHaveCount(2);
+  await settings.getByRole('button', { name: 'Remove row 2' }).first().click();
+  await expect(settings.getByTestId('openai_web-rate-limit')).toHaveCount(1);
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings).toBeHidden();
+  await expect(row.getByTestId('limits-openai_web')).toContainText('0 asks left');
+
+  // The user now meets the quota in the chat.
+  const context = await browser.newContext();
+  const userPage = await context.newPage();
+  await useEnglish(userPage);
+  await loginAs(userPage, USER.username, USER.password);
+  await startConversation(userPage, 'OpenAI Web', /^GPT-3\.5/);
+  await send(userPage, 'hello');
+  await expect(userPage.getByTestId('ask-error')).toContainText('No asks left in total', { timeout: 20_000 });
+  await context.close();
+
+  // Delete with confirmation.
+  await row.getByRole('button', { name: `More actions for ${USER.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('row').filter({ hasText: USER.username })).toHaveCount(0);
+});

@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, login, useEnglish } from './helpers';
+
+test.beforeEach(async ({ page }) => useEnglish(page));
+
+test('a wrong password shows the bad-credentials message', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill('definitely-wrong');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByText('Incorrect username or password').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByTestId('not-logged-in')).toBeVisible();
+});
+
+test('empty fields show the validation messages', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByText('Please enter the username')).toBeVisible();
+  await expect(page.getByText('Please enter the password')).toBeVisible();
+});
+
+test('a protected page sends a visitor to login with a redirect query, honoured after login', async ({
+  page,
+}) => {
+  await page.goto('/conversation');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fconversation/);
+  await expect(page.getByText('User not logged in')).toBeVisible();
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/conversation$/);
+  await expect(page.getByTestId('greeting')).toHaveText('Hi, admin');
+  await expect(page.getByTestId('app-version')).toHaveText('v1.0.1');
+});
+
+test('the session survives a reload (HttpOnly cookie + local flag) and logout ends it', async ({
+  page,
+  context,
+}) => {
+  await login(page);
+  const cookies = await context.cookies();
+  expect(cookies.find((c) => c.name === 'cc_session')?.httpOnly).toBe(true);
+  expect(await page.evaluate(() => document.cookie.includes('cc_session'))).toBe(false);
+  await page.reload();
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByText('Logged out successfully')).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto('/conversation');
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+});
+
+test('the profile modal lists the user fields', async ({ page }) => {
+  await login(page);
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  const table = page.getByTestId('profile-table');
+  await expect(table).toBeVisible();
+  await expect(table.getByText('admin').first()).toBeVisible();
+  await expect(table.getByText('Last active')).toBeVisible();
+});

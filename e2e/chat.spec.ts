@@ -1,0 +1,138 @@
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { lastRow, login, send, startConversation, useEnglish } from './helpers';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+  await login(page, '/login?redirect=/conversation');
+  await expect(page).toHaveURL(/\/conversation/);
+});
+
+function currentId(page: Page): string {
+  return new URL(page.url()).searchParams.get('id') ?? '';
+}
+
+for (const [source, model] of [
+  ['OpenAI Web', /^GPT-3\.5/],
+  ['OpenAI API', /^GPT-3\.5/],
+] as const) {
+  test(`a full chat on ${source}: stream, stop, list, rename, delete`, async ({ page }) => {
+    const title = `E2E ${source} ${Date.now() % 100000}`;
+    await startConversation(page, source, model, title);
+    await expect(page.getByTestId('draft-item')).toContainText(title);
+
+    // Send with Enter; the answer streams in.
+    await send(page, 'Hello there, please answer with markdown');
+    await expect(lastRow(page)).toContainText('You asked', { timeout: 20_000 });
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+    await expect(page).toHaveURL(/\?id=/);
+    const id = currentId(page);
+    const item = page.locator(`[data-conversation-id="${id}"]`);
+    await expect(item).toBeVisible();
+    await expect(item).toContainText(title);
+    await expect(lastRow(page).locator('pre code').first()).toBeVisible();
+
+    // Stop: the answer stalls upstream after a few chunks; stopping keeps what arrived.
+    await send(page, '#fault:stall=4 tell me a long story');
+    await expect(page.getByTestId('stop-button')).toBeVisible();
+    await expect(lastRow(page)).not.toHaveText('', { timeout: 20_000 });
+    await expect(lastRow(page).locator('.cc-markdown, .cc-plain-text').first()).toBeVisible({
+      timeout: 20_000,
+    });
+    await page.getByTestId('stop-button').click();
+    await expect(page.getByTestId('send-button')).toBeVisible();
+    await expect(page.getByTestId('ask-error')).toHaveCount(0);
+
+    // Rename from the item menu.
+    await item.locator('..').getByTestId('conversation-menu').click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByTestId('rename-input').fill(`${title} renamed`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect(item).toContainText(`${title} renamed`);
+    await expect(page.getByTestId('conversation-title')).toHaveText(`${title} renamed`);
+
+    // Delete.
+    await item.locator('..').getByTestId('conversation-menu').click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Conversation deleted')).toBeVisible();
+    await expect(page.locator(`[data-conversation-id="${id}"]`)).toHaveCount(0);
+    await expect(page).not.toHaveURL(new RegExp(id));
+  });
+}
+
+test('an upstream error is shown in words and can be withdrawn', async ({ page }) => {
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/);
+  await send(page, '#fault:status=429 hi');
+  const error = page.getByTestId('ask-error');
+  await expect(error).toBeVisible({ timeout: 20_000 });
+  await expect(error).toContainText(/429|limit|upstream|error/i);
+  await error.getByRole('button', { name: 'Withdraw message' }).click();
+  await expect(error).toHaveCount(0);
+});
+
+test('a cut answer can be continued', async ({ page }) => {
+  await startConversation(page, 'OpenAI Web', /^GPT-3\.5/);
+  await send(page, '#length');
+  const cont = page.getByTestId('continue-button');
+  await expect(cont).toBeVisible({ timeout: 20_000 });
+  await cont.click();
+  await expect(lastRow(page)).toContainText('finishes normally', { timeout: 20_000 });
+  await expect(cont).toHaveCount(0);
+});
+
+test('the history viewer shows a conversation and exports it as Markdown', async ({ page }) => {
+  await startConversation(page, 'OpenAI Web', /^GPT-3\.5/, 'History check');
+  await send(page, 'Remember the word pineapple');
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\?id=/);
+  const id = currentId(page);
+  await page.goto(`/conv/${id}`);
+  const viewer = page.getByTestId('history-viewer');
+  await expect(viewer).toBeVisible();
+  await expect(viewer.getByTestId('conversation-title')).toHaveText('History check');
+  await expect(viewer.locator('article')).toHaveCount(2);
+  await expect(viewer).toContainText('Remember the word pineapple');
+  const download = page.waitForEvent('download');
+  await viewer.getByTestId('export-markdown').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('History check.md');
+  const text = await (await file.createReadStream()).toArray();
+  expect(Buffer.concat(text).toString()).toContain('# History check');
+
+  await page.goto('/conv/00000000-0000-4000-8000-000000000000');
+  await expect(page).toHaveURL(/\/error\/404$/);
+});
+
+test('model output and user text never execute HTML or scripts', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { __xss?: number }).__xss = undefined;
+  });
+  await page.evaluate(() => {
+    localStorage.setItem(
+      'preference',
+      JSON.stringify({
+        sendKey: 'Enter',
+        renderUserMessageInMd: true,
+        codeAutoWrap: false,
+        widerConversationPage: true,
+      }),
+    );
+  });
+  await page.reload();
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/);
+  const payload =
+    'markdown <img src=x onerror="window.__xss=1"> <script>window.__xss=2</script> <svg onload="window.__xss=3"></svg> [x](javascript:window.__xss=4)';
+  await send(page, payload);
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  await expect(lastRow(page)).toContainText('You asked');
+  await page.waitForTimeout(500);
+  for (const link of await page.locator('[data-testid=message-list] a').all()) {
+    await link.click({ modifiers: ['Control'] }).catch(() => undefined);
+  }
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(await page.locator('[data-testid=message-list] script').count()).toBe(0);
+  expect(
+    await page.locator('[data-testid=message-list] [onerror], [data-testid=message-list] [onload]').count(),
+  ).toBe(0);
+});
