@@ -64,6 +64,7 @@ export async function createContext(
     databaseUrl: config.data.database_url,
     dataDir: config.data.data_dir,
     onQuery: config.common.print_sql ? (sql, ms) => log.debug({ ms }, sql) : undefined,
+    onConnectionError: (err) => log.warn({ err }, 'An idle database connection failed; it will be replaced'),
   });
   let demo: DemoUpstream | null = null;
   try {

@@ -22,6 +22,11 @@ export interface OpenDbOptions {
   dataDir: string;
   /** Called for each query when SQL printing is on. */
   onQuery?: (sql: string, ms: number) => void;
+  /**
+   * Called when an idle pooled PostgreSQL connection fails (server restart, terminated backend). The pool drops
+   * that connection and opens a new one on the next query; without a listener the error would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export function isPostgresUrl(url: string | null | undefined): url is string {
@@ -37,6 +42,7 @@ export function openDb(options: OpenDbOptions): DbHandle {
     : undefined;
   if (isPostgresUrl(options.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    pool.on('error', (error) => options.onConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const target = new URL(options.databaseUrl);
     return {
