@@ -1,6 +1,11 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -51,6 +56,40 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // The web app's layers import one way: components/lib/config/i18n → features → app; no feature imports another.
+  {
+    files: ['apps/web/src/{components,lib,config,i18n}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(features|app)(/|$)',
+              message: 'Shared layers (components, lib, config, i18n) must not import features or the app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${webFeatures.filter((f) => f !== feature).join('|')}|app)(/|$)`,
+              message:
+                'A feature must not import another feature or the app; move shared code to components or lib.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
