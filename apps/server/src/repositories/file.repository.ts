@@ -18,6 +18,16 @@ export function fileRepository(db: Executor) {
         .executeTakeFirst();
       return !!row;
     },
+    /** Storage names of the local copies this user uploaded. */
+    async storageNamesOf(uploaderId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('files')
+        .select('storage_name')
+        .where('uploader_id', '=', uploaderId)
+        .where('storage_name', 'is not', null)
+        .execute();
+      return rows.flatMap((r) => (r.storage_name ? [r.storage_name] : []));
+    },
     insert(row: Insertable<FilesTable>): Promise<FileRow> {
       return db.insertInto('files').values(row).returningAll().executeTakeFirstOrThrow();
     },

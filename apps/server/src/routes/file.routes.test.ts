@@ -167,6 +167,27 @@ describe('local upload and download', () => {
     });
     expect(wrong.json()).toMatchObject({ code: 400, message: 'errors.invalidRequest' });
   });
+
+  it('deleting a user removes their uploaded files from disk and the records with them', async () => {
+    const owner = await user();
+    const keeper = await user();
+    const a = await uploaded(owner.cookie, pngBytes(4, 4));
+    const b = await uploaded(owner.cookie, Buffer.from('notes'), { filename: 'notes.txt' });
+    const kept = await uploaded(keeper.cookie, Buffer.from('mine'), { filename: 'mine.txt' });
+    expect(storedNames()).toEqual(expect.arrayContaining([a.id, b.id, kept.id]));
+
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/user/${owner.id}`,
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(storedNames()).not.toContain(a.id);
+    expect(storedNames()).not.toContain(b.id);
+    expect(storedNames()).toContain(kept.id);
+    expect((await get(admin, `/api/files/local/download/${a.id}`)).statusCode).toBe(404);
+    expect((await get(admin, `/api/files/local/download/${kept.id}`)).statusCode).toBe(200);
+  });
 });
 
 describe('upload strategies', () => {

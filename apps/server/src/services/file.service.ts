@@ -15,6 +15,7 @@ import { fileRepository } from '../repositories/file.repository';
 import { messageRepository } from '../repositories/message.repository';
 import { UpstreamError } from '../sources/errors';
 import { openDownload, putToBlob, webClient } from '../sources/openai-web';
+import { uploadsDir } from './file-storage';
 import { getUser } from './user.service';
 import { joinSettings } from './user-settings';
 
@@ -27,10 +28,6 @@ const IMAGE_TYPES: Record<string, (typeof IMAGE_MIME_TYPES)[number]> = {
 };
 const FALLBACK_TYPE = 'application/octet-stream';
 const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
-
-export function uploadsDir(ctx: AppContext): string {
-  return path.join(ctx.config.data.data_dir, 'uploads');
-}
 
 /** The client's name for display only: no directories, no control characters, at most 255 characters. */
 export function sanitizeFilename(name: string): string {

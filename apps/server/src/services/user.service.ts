@@ -7,10 +7,12 @@ import { fail } from '../http/errors';
 import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
 import type { CounterRow } from '../repositories/quota.repository';
+import { fileRepository } from '../repositories/file.repository';
 import { quotaRepository } from '../repositories/quota.repository';
 import { sessionRepository } from '../repositories/session.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
 import { userRepository } from '../repositories/user.repository';
+import { removeStoredFiles } from './file-storage';
 import { hashPassword } from './password';
 import { sealedCustomKey, splitSettings } from './user-settings';
 
@@ -155,11 +157,17 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
   });
 }
 
-/** Deletes a user (settings, counters and sessions go with it). An admin cannot delete themself. */
+/**
+ * Deletes a user: settings, counters, sessions and file records go with the row, then the local copies of the
+ * files they uploaded are removed from disk. An admin cannot delete themself.
+ */
 export async function deleteUser(ctx: AppContext, userId: number, actorId: number): Promise<void> {
   if (userId === actorId) throw fail.cannotDeleteSelf();
-  const deleted = await userRepository(ctx.dbHandle.db).deleteById(userId);
+  const db = ctx.dbHandle.db;
+  const storageNames = await fileRepository(db).storageNamesOf(userId);
+  const deleted = await userRepository(db).deleteById(userId);
   if (!deleted) throw fail.userNotExist(`user ${userId}`);
+  await removeStoredFiles(ctx, storageNames);
 }
 
 /** Replaces a user's per-source settings and counters atomically. */
