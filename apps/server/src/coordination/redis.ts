@@ -84,6 +84,7 @@ export function redisCoordination(url: string, prefix = 'cc:'): Coordination {
   return {
     counter: new RedisCounter(redis, prefix),
     chatStatus: new RedisChatStatus(redis, prefix),
+    rateLimitStore: { redis, nameSpace: `${prefix}rate-limit:` },
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },

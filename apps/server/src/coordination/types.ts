@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+
 /**
  * Shared state between requests (and, with Redis, between instances). In-process implementations are the
  * default; `redis.ts` provides the same contracts for scale-out.
@@ -30,5 +32,7 @@ export interface ChatStatusRegistry {
 export interface Coordination {
   counter: Counter;
   chatStatus: ChatStatusRegistry;
+  /** With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together. */
+  rateLimitStore?: { redis: Redis; nameSpace: string };
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, sessionCookie } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -110,6 +111,32 @@ describe('POST /api/auth/login', () => {
       remoteAddress: '10.0.0.8',
     });
     expect(other.statusCode).toBe(200);
+  });
+
+  it('limits login calls per address to 30 a minute; with Redis every instance counts together', async () => {
+    const shared = process.env.CC_TEST_REDIS_URL;
+    const prefix = `cc_test_${randomBytes(6).toString('hex')}:`;
+    // Without Redis the second "instance" is the same app: the limit is then per instance.
+    const a = shared ? await createTestApp({ data: { redis_prefix: prefix } }) : t;
+    const b = shared ? await createTestApp({ data: { redis_prefix: prefix } }) : t;
+    try {
+      const attempt = (app: TestApp) =>
+        app.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          ...form({ username: ADMIN.username, password: ADMIN.password }),
+          remoteAddress: '10.0.9.9',
+        });
+      for (let i = 0; i < 15; i++) {
+        expect((await attempt(a)).statusCode).toBe(200);
+        expect((await attempt(b)).statusCode).toBe(200);
+      }
+      const limited = await attempt(b);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 429, message: 'errors.tooManyRequests' });
+    } finally {
+      if (shared) await Promise.all([a.close(), b.close()]);
+    }
   });
 });
 

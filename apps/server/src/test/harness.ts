@@ -82,7 +82,8 @@ export async function createTestApp(
           ...config.data,
           database_url: database.url,
           redis_url: process.env.CC_TEST_REDIS_URL ?? null,
-          redis_prefix: `cc_test_${randomBytes(6).toString('hex')}:`,
+          // Apps given the same prefix share their coordination state, like instances of one deployment.
+          redis_prefix: config.data?.redis_prefix ?? `cc_test_${randomBytes(6).toString('hex')}:`,
         },
         common: {
           initial_admin_user_username: ADMIN.username,
