@@ -13,6 +13,7 @@ export default defineConfig({
   use: {
     baseURL: 'http://127.0.0.1:8123',
     trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
     locale: 'en-US',
     ...devices['Desktop Chrome'],
     launchOptions: {

@@ -31,6 +31,7 @@ for (const [source, model] of [
     await expect(item).toBeVisible();
     await expect(item).toContainText(title);
     await expect(lastRow(page).locator('pre code').first()).toBeVisible();
+    await expect(lastRow(page).locator('.katex').first()).toBeVisible();
 
     // Stop: the answer stalls upstream after a few chunks; stopping keeps what arrived.
     await send(page, '#fault:stall=4 tell me a long story');

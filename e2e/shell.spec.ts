@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, useEnglish } from './helpers';
+import { login, startConversation, useEnglish } from './helpers';
 
 test('unknown paths go to 404, / goes to /home, the redirect page redirects', async ({ page }) => {
   await useEnglish(page);
@@ -97,4 +97,19 @@ test('preferences apply on confirm and persist', async ({ page }) => {
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Preferences' }).click();
   await expect(page.getByRole('dialog').getByTestId('pref-send-key')).toHaveValue('Ctrl+Enter');
+  await page.keyboard.press('Escape');
+
+  // The send key is honoured: Enter now makes a new line, Ctrl+Enter sends.
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/);
+  const input = page.getByTestId('chat-input');
+  await input.fill('first line');
+  await input.press('Enter');
+  await input.pressSequentially('second line');
+  await expect(input).toHaveValue('first line\nsecond line');
+  await expect(page.locator('[data-testid=message-list] article')).toHaveCount(0);
+  await input.press('Control+Enter');
+  await expect(page.locator('[data-testid=message-list] article').last()).toContainText('You asked', {
+    timeout: 20_000,
+  });
+  await expect(input).toHaveValue('');
 });
