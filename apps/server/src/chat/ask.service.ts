@@ -216,9 +216,12 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
         lease = await acquire(tried);
       }
     }
+    // A stream that ended without any answer content (e.g. only a content filter verdict) is a failure: refunded,
+    // no record, and the user is told.
+    if (!session.hasAssistantContent) throw new UpstreamError(null, 'the upstream answer had no content');
     await session.finishTitle(askInput, sink, signal);
     reservation.settle();
-    await logAsk(ctx, session, request, user, lease, queueSeconds, askStart, 'success', null);
+    await logAsk(ctx, session, request, user, lease.server.id, queueSeconds, askStart, 'success', null);
     sink.close(CHAT_CLOSE.finished.code, CHAT_CLOSE.finished.reason);
   } catch (e) {
     const outcome: Outcome = isAbort(e)
@@ -231,8 +234,14 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
       if (session.hasAssistantContent) reservation.settle();
       else await reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
     }
-    if (lease)
-      await logAsk(ctx, session, request, user, lease, queueSeconds, askStart || started, outcome, e);
+    if (lease) {
+      const server = lease.server.id;
+      await logAsk(ctx, session, request, user, server, queueSeconds, askStart || started, outcome, e);
+    } else if (reservation) {
+      // It passed every check but never left the queue (timeout, the client left, no server online).
+      const queued = (Date.now() - started) / 1000;
+      await logAsk(ctx, session, request, user, null, queued, Date.now(), outcome, e);
+    }
     if (!isAbort(e)) reportFailure(ctx, sink, e);
   } finally {
     clearInterval(renew);
@@ -292,7 +301,7 @@ async function logAsk(
   session: StreamSession,
   request: AskRequest,
   user: UserRow,
-  lease: Lease,
+  serverId: number | null,
   queueSeconds: number,
   askStart: number,
   outcome: Outcome,
@@ -305,7 +314,7 @@ async function logAsk(
       model: request.model,
       user_id: user.id,
       conversation_id: session.conversationId,
-      server_id: lease.server.id,
+      server_id: serverId,
       queueing_time: Math.round(queueSeconds * 1000) / 1000,
       ask_time: Math.round(Date.now() - askStart) / 1000,
       outcome,
@@ -330,6 +339,7 @@ class StreamSession {
   private readonly dirty = new Set<string>();
   private readonly order: string[] = [];
   private lastFlush = 0;
+  private flushing: Promise<void> = Promise.resolve();
   private seq = 0;
   private serverId: number | null = null;
   private lastAssistantId: string | null = null;
@@ -372,6 +382,31 @@ class StreamSession {
       } as ChatMessage;
       if (this.conversationId) await this.track(this.userMessage, sink, encoder);
     }
+    // While the upstream pauses, what arrived is still saved at most ~1 s later.
+    const timer = setInterval(() => {
+      if (this.dirty.size > 0 && Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS)
+        this.flush().catch((err: unknown) => this.ctx.log.error({ err }, 'flushing the answer failed'));
+    }, FLUSH_INTERVAL_MS / 2);
+    try {
+      await this.stream(adapter, input, sink, encoder);
+    } finally {
+      clearInterval(timer);
+    }
+    for (const id of encoder.pendingFull()) {
+      const m = this.messages.get(id);
+      if (m && this.conversationId)
+        sink.send({ type: 'message', conversation_id: this.conversationId, message: m });
+    }
+    await this.flush(true);
+  }
+
+  /** Relays the upstream's events: the conversation id, titles and message snapshots. */
+  private async stream(
+    adapter: SourceAdapter,
+    input: AskInput,
+    sink: FrameSink,
+    encoder: FrameEncoder,
+  ): Promise<void> {
     for await (const event of adapter.ask(input)) {
       this.upstreamStarted = true;
       if (event.type === 'conversation') {
@@ -395,12 +430,6 @@ class StreamSession {
       }
       await this.track(event.message, sink, encoder);
     }
-    for (const id of encoder.pendingFull()) {
-      const m = this.messages.get(id);
-      if (m && this.conversationId)
-        sink.send({ type: 'message', conversation_id: this.conversationId, message: m });
-    }
-    await this.flush(true);
   }
 
   private async track(message: ChatMessage, sink: FrameSink, encoder: FrameEncoder): Promise<void> {
@@ -454,7 +483,14 @@ class StreamSession {
    * Writes changed messages; at the end also the conversation's current node and model. Nothing is written
    * before the answer has content: an ask that failed or stopped before that leaves no record (and is refunded).
    */
-  async flush(final = false): Promise<void> {
+  flush(final = false): Promise<void> {
+    // One write at a time: the timer's flush and the stream's never interleave.
+    const next = this.flushing.then(() => this.write(final));
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(final: boolean): Promise<void> {
     this.lastFlush = Date.now();
     if (!this.conversationId || !this.hasAssistantContent) return;
     await this.ensureConversation();

@@ -539,6 +539,13 @@ describe('refusals and the queue', () => {
     expect((await first.closed).code).toBe(1000);
     expect((await third.closed).code).toBe(1000);
     for (const id of [a.id, b.id, c.id]) expect(await t.ctx.coordination.chatStatus.get(id)).toBeNull();
+    // The ask that left the queue is in the ask log too: no server, nothing charged.
+    const left = await t.ctx.dbHandle.db
+      .selectFrom('ask_logs')
+      .select(['outcome', 'charged', 'server_id'])
+      .where('user_id', '=', b.id)
+      .execute();
+    expect(left).toEqual([{ outcome: 'canceled', charged: 0, server_id: null }]);
     // b can ask again at once.
     const again = await ask(
       url,

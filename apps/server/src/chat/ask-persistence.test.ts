@@ -1,0 +1,121 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageText } from '@cc/contracts';
+import type { AskResponse } from '@cc/contracts';
+import { getUser, updateUserSettings } from '../services/user.service';
+import { joinSettings } from '../services/user-settings';
+import { ask, openAsk, until } from '../test/chat-client';
+import { createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+// An OpenAI-style upstream whose streamed answer has no content at all (only a content filter verdict).
+const emptyUpstream = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"choices":[{"delta":{"role":"assistant"},"finish_reason":null}]}\n\n');
+    res.write('data: {"choices":[{"delta":{},"finish_reason":"content_filter"}]}\n\n');
+    res.end('data: [DONE]\n\n');
+  });
+});
+
+let t: TestApp;
+let url: string;
+
+beforeAll(async () => {
+  // A long read timeout: a stalled upstream stays stalled for the whole test.
+  t = await createTestApp({ openai_api: { read_timeout: 30 } });
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => emptyUpstream.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  emptyUpstream.close();
+  await t.close();
+});
+
+async function user(patch?: (s: ReturnType<typeof joinSettings>) => void) {
+  const u = await t.createUser();
+  const s = joinSettings(u.setting, u.counters);
+  s.openai_api.rate_limits = [];
+  s.openai_api.total_ask_count = 5;
+  patch?.(s);
+  await updateUserSettings(t.ctx, u.row.id, s);
+  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
+}
+
+const assistantText = (frames: AskResponse[]) => {
+  const last = frames.filter((f) => f.type === 'message' && f.message?.role === 'assistant').pop();
+  return last?.type === 'message' && last.message ? messageText(last.message) : '';
+};
+
+describe('what an ask leaves behind', () => {
+  it('an answer without any content is an upstream error: refunded, logged uncharged, no conversation', async () => {
+    const { port } = emptyUpstream.address() as AddressInfo;
+    const u = await user((s) => {
+      s.openai_api.allow_custom_openai_api = true;
+      s.openai_api.custom_openai_api_settings = { url: `http://127.0.0.1:${port}/v1/`, key: 'sk-test' };
+    });
+    const res = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello' },
+      { cookie: u.cookie },
+    );
+    expect(res.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.openai.unknown' });
+    expect(res.code).not.toBe(1000);
+    const loaded = await getUser(t.ctx, u.id);
+    const after = joinSettings(loaded.setting, loaded.counters);
+    expect(after.openai_api.total_ask_count).toBe(5);
+    const db = t.ctx.dbHandle.db;
+    expect(
+      await db.selectFrom('conversations').select('conversation_id').where('user_id', '=', u.id).execute(),
+    ).toEqual([]);
+    const logs = await db
+      .selectFrom('ask_logs')
+      .select(['outcome', 'charged'])
+      .where('user_id', '=', u.id)
+      .execute();
+    expect(logs).toEqual([{ outcome: 'error', charged: 0 }]);
+  });
+
+  it('while the upstream pauses mid-answer, what arrived reaches the database within about a second', async () => {
+    const u = await user();
+    const live = openAsk(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        text_content: '#fault:stall=6 #long 200',
+      },
+      u.cookie,
+    );
+    try {
+      // The stall comes after six stream events; wait until the answer has stopped growing.
+      await until(() => assistantText(live.frames).length > 0, 10_000);
+      let seen = -1;
+      await until(async () => {
+        const now = assistantText(live.frames).length;
+        const still = now === seen;
+        seen = now;
+        if (!still) await new Promise((r) => setTimeout(r, 150));
+        return still;
+      }, 10_000);
+      const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
+      const id = conv.type === 'message' ? conv.conversation_id : '';
+      const stored = async () => {
+        const row = await t.ctx.dbHandle.db
+          .selectFrom('messages')
+          .select('text')
+          .where('conversation_id', '=', id)
+          .where('role', '=', 'assistant')
+          .executeTakeFirst();
+        return row?.text.length ?? 0;
+      };
+      await until(async () => (await stored()) >= seen, 3000);
+    } finally {
+      live.close();
+      await live.closed;
+    }
+  });
+});
