@@ -4,16 +4,26 @@ import { ApiModel, WebModel } from './models';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
 export const PASSWORD_PATTERN = /^[\x21-\x7e]{7,128}$/;
-export const Password = z.string().regex(PASSWORD_PATTERN, { message: V.passwordRule });
+const absent = (input: unknown) => input === undefined || input === null || input === '';
+export const Password = z
+  .string({ error: (issue) => (absent(issue.input) ? V.passwordRequired : V.passwordRule) })
+  .min(1, { message: V.passwordRequired, abort: true })
+  .regex(PASSWORD_PATTERN, { message: V.passwordRule });
 
 export const Username = z
-  .string()
+  .string({ message: V.usernameRequired })
   .trim()
   .min(1, { message: V.usernameRequired })
   .max(32)
   .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' });
-export const Nickname = z.string().trim().min(1, { message: V.nicknameRequired }).max(64);
-export const Email = z.email({ message: V.invalidEmail }).max(254);
+export const Nickname = z
+  .string({ message: V.nicknameRequired })
+  .trim()
+  .min(1, { message: V.nicknameRequired })
+  .max(64);
+export const Email = z
+  .email({ error: (issue) => (absent(issue.input) ? V.emailRequired : V.invalidEmail) })
+  .max(254);
 export const Avatar = z.string().max(2048).nullable();
 export const Remark = z.string().max(256).nullable();
 

@@ -68,6 +68,25 @@ describe('users', () => {
       email: 'validation.invalidEmail',
       password: 'validation.passwordRule',
     });
+    // Missing fields get the "please enter" messages, never the validator's own English.
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: {},
+    });
+    expect(empty.statusCode).toBe(422);
+    const missing = Object.fromEntries(
+      empty
+        .json()
+        .result.detail.map((d: { loc: string[]; msg: string }) => [d.loc.slice(1).join('.'), d.msg]),
+    );
+    expect(missing).toEqual({
+      username: 'validation.usernameRequired',
+      nickname: 'validation.nicknameRequired',
+      email: 'validation.emailRequired',
+      password: 'validation.passwordRequired',
+    });
   });
 
   it('enforces the password rule: more than 6 characters, no spaces', async () => {
