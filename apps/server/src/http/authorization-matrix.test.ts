@@ -201,6 +201,7 @@ const cases = (): Case[] => [
     payload: () => settingsBody(t),
     expect: { ...DENY_ADMIN, superuser: 200 },
   },
+  { method: 'POST', url: '/api/user/{owner}/reset-chat-status', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'DELETE', url: '/api/user/{victim}', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/conv', expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 } },
   { method: 'GET', url: '/api/conv/all', expect: { ...DENY_ADMIN, superuser: 200 } },

@@ -229,6 +229,31 @@ describe('users', () => {
     expect((await t.app.inject({ url: '/api/user/me', headers: { cookie } })).json().code).toBe(10401);
   });
 
+  it('resetting a stuck chat status frees the user and leaves the quotas alone', async () => {
+    const u = await t.createUser();
+    const before = (await t.app.inject({ url: `/api/user/${u.row.id}`, headers: { cookie: admin } })).json()
+      .result;
+    expect(await t.ctx.coordination.chatStatus.tryAcquire(u.row.id, 600)).toBe(true);
+    await t.ctx.coordination.chatStatus.set(u.row.id, 'asking');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/user/${u.row.id}/reset-chat-status`,
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await t.ctx.coordination.chatStatus.get(u.row.id)).toBeNull();
+    expect(await t.ctx.coordination.chatStatus.tryAcquire(u.row.id, 1)).toBe(true);
+    await t.ctx.coordination.chatStatus.release(u.row.id);
+    expect(res.json().result.setting.openai_web).toEqual(before.setting.openai_web);
+    expect(res.json().result.setting.openai_api).toEqual(before.setting.openai_api);
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/999999/reset-chat-status',
+      headers: { cookie: admin },
+    });
+    expect(missing.json().message).toBe('errors.userNotExist');
+  });
+
   it('replaces per-source settings, validated; the custom API key is write-only', async () => {
     const u = await t.createUser();
     const current = (await t.app.inject({ url: `/api/user/${u.row.id}`, headers: { cookie: admin } })).json()

@@ -118,6 +118,25 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
+  r.post(
+    '/api/user/:user_id/reset-chat-status',
+    {
+      config: { access: 'superuser' },
+      schema: {
+        tags,
+        summary:
+          'Free a user whose chat status is stuck (asking/queueing → idling); quotas are left as they are',
+        params: UserIdParams,
+        response: { 200: envelope(UserReadAdmin) },
+      },
+    },
+    async (request) => {
+      const loaded = await getUser(ctx, request.params.user_id);
+      await ctx.coordination.chatStatus.release(loaded.row.id);
+      return ok(presentUser(await getUser(ctx, loaded.row.id), { admin: true }) as UserReadAdmin);
+    },
+  );
+
   r.patch(
     '/api/user/:user_id/setting',
     {

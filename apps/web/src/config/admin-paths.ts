@@ -48,6 +48,7 @@ export const adminApiPaths = {
   users: '/api/user',
   user: (id: number) => `/api/user/${id}`,
   userSetting: (id: number) => `/api/user/${id}/setting`,
+  resetChatStatus: (id: number) => `/api/user/${id}/reset-chat-status`,
   register: '/api/auth/register',
   // conversations
   allConversations: (query: AllConversationsQuery = {}) => withQuery('/api/conv/all', { ...query }),

@@ -11,12 +11,11 @@ import type { Column } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
 import { useDeleteUser } from './api/delete-user';
 import { useUsers } from './api/get-users';
-import { useUpdateUserSetting } from './api/update-user-setting';
+import { useResetChatStatus } from './api/reset-chat-status';
 import { LimitsSummary } from './components/limits-summary';
 import { UserBasicForm } from './components/user-basic-form';
 import { UserSettingsForm } from './components/user-settings-form';
 import { chatStatusRank, isExpired, remainingScore } from './lib/limits';
-import { formToPayload, settingToForm } from './lib/setting-form';
 
 type Editing =
   { mode: 'create' } | { mode: 'basic'; user: UserReadAdmin } | { mode: 'settings'; user: UserReadAdmin };
@@ -36,7 +35,7 @@ export function UserPage() {
   const { ta, t, language } = useAdminT();
   const users = useUsers();
   const deleteUser = useDeleteUser();
-  const updateSetting = useUpdateUserSetting();
+  const resetStatus = useResetChatStatus();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing | null>(null);
 
@@ -56,9 +55,7 @@ export function UserPage() {
   };
 
   const handleResetStatus = async (user: UserReadAdmin) => {
-    const payload = formToPayload(settingToForm(user.setting));
-    payload.openai_web_chat_status = 'idling';
-    await updateSetting.mutateAsync({ id: user.id, setting: payload });
+    await resetStatus.mutateAsync(user.id);
     notifySuccess(ta('user.statusReset', { username: user.username }));
   };
 
