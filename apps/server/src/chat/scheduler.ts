@@ -116,7 +116,10 @@ export class Scheduler implements QueueScheduler {
   /** True when every slot of the source is taken. */
   isBusy(source: string): Promise<boolean> {
     const servers = this.servers(source);
-    return Promise.resolve(servers.every((s) => (this.inFlight.get(s.key) ?? 0) >= s.capacity));
+    // No server at all is not "busy": asks fail at once with a clear error instead of queueing.
+    return Promise.resolve(
+      servers.length > 0 && servers.every((s) => (this.inFlight.get(s.key) ?? 0) >= s.capacity),
+    );
   }
 
   close(): Promise<void> {

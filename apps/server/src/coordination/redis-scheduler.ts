@@ -207,7 +207,8 @@ export class RedisScheduler implements QueueScheduler {
 
   async isBusy(source: string): Promise<boolean> {
     const snap = await this.snapshot(source);
-    return this.servers(source).every((s) => (snap.inFlight[s.key] ?? 0) >= s.capacity);
+    const servers = this.servers(source);
+    return servers.length > 0 && servers.every((s) => (snap.inFlight[s.key] ?? 0) >= s.capacity);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UpstreamNetworkError } from './errors';
 import { parseSse } from './sse';
 
 async function collect(chunks: string[]): Promise<string[]> {
@@ -13,7 +14,10 @@ async function collect(chunks: string[]): Promise<string[]> {
 
 describe('parseSse', () => {
   it('splits events across arbitrary chunk boundaries', async () => {
-    expect(await collect(['data: {"a"', ':1}\n\nda', 'ta: {"b":2}\r\n\r\n'])).toEqual(['{"a":1}', '{"b":2}']);
+    expect(await collect(['data: {"a"', ':1}\n\nda', 'ta: {"b":2}\r\n\r\n', 'data: [DONE]\n\n'])).toEqual([
+      '{"a":1}',
+      '{"b":2}',
+    ]);
   });
 
   it('ends only on the exact [DONE] line, not on an answer containing "[DONE]"', async () => {
@@ -27,10 +31,23 @@ describe('parseSse', () => {
   });
 
   it('skips comments and other fields, joins multi-line data', async () => {
-    expect(await collect([': ping\n\nevent: x\ndata: a\ndata: b\n\n'])).toEqual(['a\nb']);
+    expect(await collect([': ping\n\nevent: x\ndata: a\ndata: b\n\n', 'data: [DONE]\n\n'])).toEqual(['a\nb']);
   });
 
-  it('yields a last event without a trailing blank line', async () => {
-    expect(await collect(['data: tail'])).toEqual(['tail']);
+  it('reads a last line without a trailing blank line', async () => {
+    expect(await collect(['data: tail\n\n', 'data: [DONE]'])).toEqual(['tail']);
+  });
+
+  it('a stream that closes without [DONE] was cut off: the events arrive, then a network error', async () => {
+    const seen: string[] = [];
+    const enc = new TextEncoder();
+    async function* gen() {
+      yield enc.encode('data: {"text":"partial"}\n\ndata: {"text":"more"}');
+    }
+    const read = async () => {
+      for await (const e of parseSse(gen())) seen.push(e);
+    };
+    await expect(read()).rejects.toBeInstanceOf(UpstreamNetworkError);
+    expect(seen).toEqual(['{"text":"partial"}', '{"text":"more"}']);
   });
 });

@@ -1,3 +1,5 @@
+import { UpstreamNetworkError } from './errors';
+
 /**
  * Server-sent events, parsed line by line. An event's data lines are joined with "\n"; comments (":…") and
  * other fields are skipped. The stream ends only on an event whose data is exactly `[DONE]` — an answer that
@@ -35,5 +37,7 @@ export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator
   }
   buffer += decoder.decode();
   if (buffer.startsWith('data:')) data.push(buffer.slice(5).trimStart());
-  yield* flush();
+  if (yield* flush()) return;
+  // The connection closed cleanly but the answer never said it was complete: it was cut off.
+  throw new UpstreamNetworkError('the upstream stream ended before data: [DONE]');
 }
