@@ -26,13 +26,23 @@ import { useUpdateTask } from './api/update-task';
 
 const STATUS_COLORS = { idle: 'gray', running: 'blue', success: 'green', failed: 'red' } as const;
 
-/** "every 1 h 30 min" style interval text. */
-export function formatInterval(seconds: number): string {
-  const d = Math.floor(seconds / 86_400);
-  const h = Math.floor((seconds % 86_400) / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return [d && `${d} d`, h && `${h} h`, m && `${m} min`, s && `${s} s`].filter(Boolean).join(' ') || '0 s';
+/** The server's built-in tasks, whose descriptions the client translates (others show the server's text). */
+const BUILTIN_TASKS = ['sync_openai_web_conversations', 'server_health_check', 'stats_retention'] as const;
+const isBuiltinTask = (name: string): name is (typeof BUILTIN_TASKS)[number] =>
+  (BUILTIN_TASKS as readonly string[]).includes(name);
+
+type IntervalUnit = 'd' | 'h' | 'min' | 's';
+
+/** "1 h 30 min" style interval text; `unit` words each part in the current language. */
+export function formatInterval(seconds: number, unit: (name: IntervalUnit, count: number) => string): string {
+  const parts: [IntervalUnit, number][] = [
+    ['d', Math.floor(seconds / 86_400)],
+    ['h', Math.floor((seconds % 86_400) / 3600)],
+    ['min', Math.floor((seconds % 3600) / 60)],
+    ['s', seconds % 60],
+  ];
+  const shown = parts.filter(([, n]) => n > 0).map(([name, n]) => unit(name, n));
+  return shown.join(' ') || unit('s', 0);
 }
 
 function IntervalEditor({ task }: { task: TaskRead }) {
@@ -44,7 +54,11 @@ function IntervalEditor({ task }: { task: TaskRead }) {
     <Popover opened={opened} onChange={setOpened} trapFocus withArrow>
       <Popover.Target>
         <Button size="compact-sm" variant="subtle" onClick={() => setOpened((o) => !o)}>
-          {ta('task.every', { interval: formatInterval(task.interval_seconds) })}
+          {ta('task.every', {
+            interval: formatInterval(task.interval_seconds, (name, count) =>
+              ta(`task.units.${name}`, { count }),
+            ),
+          })}
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
@@ -110,7 +124,7 @@ export function TaskPage() {
             {task.name}
           </Text>
           <Text size="xs" c="dimmed">
-            {task.description}
+            {isBuiltinTask(task.name) ? ta(`task.descriptions.${task.name}`) : task.description}
           </Text>
         </div>
       ),
