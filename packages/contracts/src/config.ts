@@ -7,7 +7,7 @@ import {
   WEB_MODELS,
   WebModel,
 } from './models';
-import { ApiSourceSetting, WebSourceSetting } from './user';
+import { ApiSourceSetting, Password, WebSourceSetting } from './user';
 
 /**
  * The server configuration: defaults ← `<data_dir>/config.yaml` ← environment (CC_*). Every key carries its
@@ -101,7 +101,7 @@ export const CommonConfig = z.object({
   /** Username of the initial superuser. */
   initial_admin_user_username: z.string().min(1).max(32).default('admin'),
   /** Its password; null = generate one and print it once in the log. */
-  initial_admin_user_password: z.string().min(7).max(128).nullable().default(null),
+  initial_admin_user_password: Password.nullable().default(null),
 });
 
 export const HttpConfig = z.object({

@@ -92,7 +92,7 @@ describe('loadConfig', () => {
     );
     let error: unknown;
     try {
-      loadConfig({ CC_DATA_DIR: d, CC_PORT: '70000' });
+      loadConfig({ CC_DATA_DIR: d, CC_PORT: '70000', CC_INITIAL_ADMIN_PASSWORD: 'has space 1' });
     } catch (e) {
       error = e;
     }
@@ -105,9 +105,25 @@ describe('loadConfig', () => {
       'data.max_file_upload_size',
       'auth.jwt_lifetime_seconds',
       'http.port',
+      'common.initial_admin_user_password',
     ]) {
       expect(problems).toContain(key);
     }
+  });
+
+  it('names unknown sections and keys of the config file instead of ignoring them', () => {
+    const d = dir();
+    writeFileSync(path.join(d, 'config.yaml'), 'http:\n  prot: 9000\nopenai_webb:\n  x: 1\n');
+    let error: unknown;
+    try {
+      loadConfig({ CC_DATA_DIR: d });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain('http.prot: unknown key');
+    expect(problems).toContain('openai_webb: unknown section');
   });
 
   it('rejects an unparsable config file', () => {

@@ -72,6 +72,7 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
     for (const issue of result.error.issues)
       problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
+  if (result.success) problems.push(...unknownKeys(fromFile, result.data, file));
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const config = result.data;
   config.data.data_dir = path.resolve(cwd, config.data.data_dir);
@@ -79,6 +80,25 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
 }
 
 export type AppConfig = Readonly<Config>;
+
+/** Sections and keys of the config file that the configuration does not have (a typo would otherwise do nothing). */
+function unknownKeys(fromFile: Record<string, unknown>, parsed: Config, file: string): string[] {
+  const known = parsed as unknown as Record<string, unknown>;
+  const out: string[] = [];
+  for (const [section, value] of Object.entries(fromFile)) {
+    const target = known[section];
+    if (target === undefined) {
+      out.push(`${section}: unknown section in ${file}`);
+      continue;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value) || !target || typeof target !== 'object')
+      continue;
+    for (const key of Object.keys(value)) {
+      if (!(key in target)) out.push(`${section}.${key}: unknown key in ${file}`);
+    }
+  }
+  return out;
+}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
