@@ -91,6 +91,13 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
           onChange={(e) => set('password', e.currentTarget.value)}
           error={errors.password}
         />
+        <TextInput
+          label={ta('user.avatar')}
+          placeholder="https://…"
+          value={values.avatar}
+          onChange={(e) => set('avatar', e.currentTarget.value)}
+          error={errors.avatar}
+        />
         <Textarea
           label={ta('user.remark')}
           autosize

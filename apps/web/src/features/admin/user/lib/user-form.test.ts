@@ -49,11 +49,15 @@ describe('user create form', () => {
       nickname: 'Bob',
       email: 'bob@example.com',
       password: 'secret-123',
+      avatar: null,
       remark: null,
       is_active: true,
       is_superuser: true,
       is_verified: false,
     });
+    expect(createPayload({ ...values, avatar: ' https://example.com/bob.png ' }).avatar).toBe(
+      'https://example.com/bob.png',
+    );
   });
 });
 

@@ -9,6 +9,8 @@ export interface UserFormValues {
   email: string;
   /** Create: required. Edit: blank = unchanged. */
   password: string;
+  /** Image URL; blank = none. */
+  avatar: string;
   remark: string;
   is_active: boolean;
   is_superuser: boolean;
@@ -20,6 +22,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   nickname: '',
   email: '',
   password: '',
+  avatar: '',
   remark: '',
   is_active: true,
   is_superuser: false,
@@ -32,6 +35,7 @@ export function userToForm(user: UserReadAdmin): UserFormValues {
     nickname: user.nickname,
     email: user.email,
     password: '',
+    avatar: user.avatar ?? '',
     remark: user.remark ?? '',
     is_active: user.is_active,
     is_superuser: user.is_superuser,
@@ -66,6 +70,7 @@ export function createPayload(values: UserFormValues): UserCreate {
     nickname: values.nickname.trim(),
     email: values.email.trim(),
     password: values.password,
+    avatar: values.avatar.trim() === '' ? null : values.avatar.trim(),
     remark: values.remark.trim() === '' ? null : values.remark.trim(),
     is_active: values.is_active,
     is_superuser: values.is_superuser,
@@ -91,6 +96,8 @@ export function updatePayload(values: UserFormValues, user: UserReadAdmin): User
   if (values.nickname.trim() !== before.nickname) patch.nickname = values.nickname.trim();
   if (values.email.trim() !== before.email) patch.email = values.email.trim();
   if (values.password !== '') patch.password = values.password;
+  if (values.avatar.trim() !== before.avatar)
+    patch.avatar = values.avatar.trim() === '' ? null : values.avatar.trim();
   if (values.remark.trim() !== before.remark)
     patch.remark = values.remark.trim() === '' ? null : values.remark.trim();
   if (values.is_active !== before.is_active) patch.is_active = values.is_active;
