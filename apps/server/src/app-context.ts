@@ -6,6 +6,7 @@ import type { Coordination } from './coordination/types';
 import type { DbHandle } from './db/client';
 import type { QueueScheduler } from './chat/scheduler';
 import type { SecretBox } from './services/secret-box';
+import type { AdapterRegistry } from './sources/registry';
 import type { TaskRunner } from './tasks/runner';
 import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
 
@@ -20,6 +21,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Where asks go (servers, credentials). */
   upstream: UpstreamDirectory;
+  /** The adapter of each source (the ask pipeline never branches on the source name). */
+  adapters: AdapterRegistry;
   /** The queue in front of the upstream servers. */
   scheduler: QueueScheduler;
   /** The in-process emulator when no upstream is configured (demo mode). */

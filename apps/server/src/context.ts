@@ -13,6 +13,7 @@ import { Scheduler } from './chat/scheduler';
 import { loadCredentials } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
 import { createUpstreamDirectory } from './services/upstream.service';
+import { createAdapterRegistry } from './sources/registry';
 import type { DemoUpstream } from './services/upstream.service';
 import { ensureInitialAdmin } from './services/user.service';
 import { BUILTIN_TASKS, SYNC_TASK } from './tasks/builtin';
@@ -90,9 +91,12 @@ export async function createContext(
       secrets,
       secretBox,
       coordination: config.data.redis_url
-        ? redisCoordination(config.data.redis_url, config.data.redis_prefix)
+        ? redisCoordination(config.data.redis_url, config.data.redis_prefix, (err) =>
+            log.warn({ err }, 'Redis error'),
+          )
         : memoryCoordination(),
       upstream,
+      adapters: createAdapterRegistry(),
       scheduler: config.data.redis_url
         ? new RedisScheduler(config.data.redis_url, config.data.redis_prefix, servers)
         : new Scheduler(servers),

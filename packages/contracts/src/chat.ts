@@ -56,6 +56,11 @@ export const AskRequest = z
       .optional(),
     /** `delta`: frames carry only what changed, the last one the complete message (our web client). */
     stream_mode: z.enum(['full', 'delta']).default('full'),
+    /**
+     * Names the answer (the client makes it up), so that a client that loses its socket can resume it with a
+     * ResumeRequest. Without one the answer cannot be resumed by id (only as the user's current answer).
+     */
+    ask_id: z.string().uuid().nullable().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.new_conversation && v.conversation_id) {
@@ -76,6 +81,28 @@ export const AskRequest = z
   });
 export type AskRequest = z.infer<typeof AskRequest>;
 export type AskRequestInput = z.input<typeof AskRequest>;
+
+/**
+ * Instead of an AskRequest, the first message of a socket may resume an answer in flight: the server replays its
+ * frames after the first `after` (delta frames, as a delta-mode client received them) and then streams the rest. With
+ * `ask_id` null it resumes the user's current answer, if any (after a page reload).
+ */
+export const ResumeRequest = z.object({
+  type: z.literal('resume'),
+  ask_id: z.string().uuid().nullable(),
+  after: z.number().int().min(0).default(0),
+});
+export type ResumeRequest = z.infer<typeof ResumeRequest>;
+
+/**
+ * Stops an answer: as the first message of a socket (any tab; `ask_id` null: the user's current answer), or sent on
+ * the socket that asked or resumed. Closing the socket that asked with code 1000 also stops it (older clients).
+ */
+export const StopRequest = z.object({
+  type: z.literal('stop'),
+  ask_id: z.string().uuid().nullable().optional(),
+});
+export type StopRequest = z.infer<typeof StopRequest>;
 
 /** Appended text of one message (delta mode). */
 export const MessageDelta = z.object({ message_id: z.string(), append: z.string() });
@@ -117,6 +144,8 @@ export type AskResponse = z.infer<typeof AskResponse>;
 /** Websocket close codes and reasons (reasons are i18n keys). */
 export const CHAT_CLOSE = {
   finished: { code: 1000, reason: 'tips.finished' },
+  /** The user stopped the answer (from any tab): what arrived is kept. */
+  stopped: { code: 1000, reason: 'tips.stopped' },
   terminated: { code: 1001, reason: 'tips.terminated' },
   unauthorized: { code: 1008, reason: 'errors.unauthorized' },
   originNotAllowed: { code: 1008, reason: 'errors.originNotAllowed' },
@@ -125,7 +154,16 @@ export const CHAT_CLOSE = {
   /** Quota and permission refusals close 1008 with the error key as reason. */
   refused: { code: 1008, reason: '' },
   timeout: { code: 1001, reason: 'errors.timeout' },
+  queueTimeout: { code: 1001, reason: 'errors.queueTimeout' },
+  /** A resume found no such answer (finished long ago, or never started): reload the conversation instead. */
+  answerNotFound: { code: 4404, reason: 'errors.answerNotFound' },
   upstreamError: { code: 1001, reason: 'errors.openaiResponseUnknownError' },
   httpError: { code: 1014, reason: 'errors.httpError' },
   unknownError: { code: 1011, reason: 'errors.unknownError' },
 } as const;
+
+/**
+ * Close codes a client uses. 1000 stops the answer (older clients stop by closing); `detach` leaves it running (the
+ * page navigates away); a dropped connection (1001 going away, 1006) also leaves it running.
+ */
+export const CLIENT_CLOSE = { stop: 1000, stopWithoutCode: 1005, detach: 4000 } as const;

@@ -1,9 +1,14 @@
 import { messageText } from '@cc/contracts';
 import type { AskResponse, ChatMessage } from '@cc/contracts';
 
-/** Where frames go: the websocket, or a test sink. */
-export interface FrameSink {
+/** Where an answer's frames go. Message snapshots are encoded by each destination in its own frame mode. */
+export interface AnswerSink {
+  /** A frame other than a message snapshot (queueing, waiting, title, error). */
   send(frame: AskResponse): void;
+  /** The whole message so far. */
+  message(conversationId: string, message: ChatMessage): void;
+  /** The end of the stream: every message whose last frame was a delta is sent whole. */
+  endMessages(conversationId: string, messageOf: (id: string) => ChatMessage | undefined): void;
   close(code: number, reason: string): void;
 }
 

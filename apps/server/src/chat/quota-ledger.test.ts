@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiApiAdapter } from '../sources/openai-api';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { getUser, updateUserSettings } from '../services/user.service';
@@ -30,8 +31,9 @@ const input = (
   source: 'openai_api',
   model: 'gpt_3_5',
   newConversation: true,
-  hasAttachments: false,
-  hasImages: false,
+  attachments: 0,
+  images: 0,
+  rules: openaiApiAdapter,
   ...extra,
 });
 
@@ -95,7 +97,7 @@ describe('quota ledger', () => {
       ['errors.noAvailableModelAskCount', (s) => (s.openai_api.per_model_ask_count = { gpt_3_5: 0 })],
       ['errors.maxConversationCountReached', (s) => (s.openai_api.max_conv_count = 0)],
       ['errors.noAvailableCredits', (s) => (s.credits = 0)],
-      ['errors.uploadingNotAllowed', () => undefined, { hasImages: true }],
+      ['errors.uploadingNotAllowed', () => undefined, { images: 1 }],
     ];
     for (const [key, patch, extra] of cases) {
       const u = await userWith((s) => {

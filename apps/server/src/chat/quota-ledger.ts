@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-import { isGpt4Model } from '@cc/contracts';
 import type { ChatSource, Config, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { fail } from '../http/errors';
@@ -8,6 +6,8 @@ import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { TOTAL, quotaRepository } from '../repositories/quota.repository';
 import { rateEventRepository } from '../repositories/rate-event.repository';
+import { userSettingRepository } from '../repositories/user-setting.repository';
+import type { SourceAdapter } from '../sources/types';
 
 /** Credits one ask costs (when the user's credits are limited). */
 export const CREDITS_PER_ASK = 1;
@@ -18,8 +18,11 @@ export interface QuotaCheckInput {
   source: ChatSource;
   model: string;
   newConversation: boolean;
-  hasAttachments: boolean;
-  hasImages: boolean;
+  /** How many attachments and images the ask sends. */
+  attachments: number;
+  images: number;
+  /** The source's own rules: uploads and the cap shared by all users. */
+  rules: Pick<SourceAdapter, 'checkUploads' | 'sharedCap'>;
   now?: Date;
 }
 
@@ -41,8 +44,8 @@ export async function checkQuota(
   db: Executor = ctx.dbHandle.db,
 ): Promise<void> {
   const config: Config = ctx.runtime.current();
-  const s = input.source === 'openai_web' ? input.setting.openai_web : input.setting.openai_api;
-  const global = input.source === 'openai_web' ? config.openai_web : config.openai_api;
+  const s = input.setting[input.source];
+  const global = config[input.source];
   const now = input.now ?? new Date();
   if (!s.allow_to_use) throw fail.userNotAllowToUseChatType(input.source);
   if (!global.enabled) throw fail.chatTypeNotEnabled(input.source);
@@ -61,35 +64,23 @@ export async function checkQuota(
   const perModel = (s.per_model_ask_count as Record<string, number | undefined>)[input.model];
   if (perModel !== undefined && perModel !== -1 && perModel <= 0)
     throw fail.noAvailableModelAskCount(input.model);
-  if (
-    input.source === 'openai_web' &&
-    isGpt4Model(input.model) &&
-    config.openai_web.gpt4_cap_per_3_hours >= 0
-  ) {
-    const since = new Date(now.getTime() - 3 * 3600 * 1000).toISOString();
-    const used = await askLogRepository(db).countSince(since, 'openai_web', 'gpt_4');
-    if (used >= config.openai_web.gpt4_cap_per_3_hours) throw fail.noAvailableGpt4AskCount();
+  const cap = input.rules.sharedCap(config, input.model);
+  if (cap) {
+    const since = new Date(now.getTime() - cap.windowSeconds * 1000).toISOString();
+    const used = await askLogRepository(db).countSince(since, input.source, cap.modelPrefix);
+    if (used >= cap.limit) throw fail.noAvailableGpt4AskCount();
   }
   if (input.newConversation && s.max_conv_count !== -1) {
     const count = await conversationRepository(db).countValid(input.userId, input.source);
     if (count >= s.max_conv_count) throw fail.maxConversationCountReached();
   }
-  if (input.hasAttachments || input.hasImages) {
-    if (input.source !== 'openai_web' || !isGpt4Model(input.model)) throw fail.uploadingNotAllowed('model');
-    const web = input.setting.openai_web;
-    if (
-      input.hasAttachments &&
-      !(web.allow_uploading_attachments && config.openai_web.enable_uploading_attachments)
-    ) {
-      throw fail.uploadingNotAllowed('attachments');
-    }
-    if (
-      input.hasImages &&
-      !(web.allow_uploading_multimodal_images && config.openai_web.enable_uploading_multimodal_images)
-    ) {
-      throw fail.uploadingNotAllowed('images');
-    }
-  }
+  input.rules.checkUploads({
+    model: input.model,
+    attachments: input.attachments,
+    images: input.images,
+    setting: input.setting,
+    config,
+  });
   if (input.setting.credits !== -1 && input.setting.credits < CREDITS_PER_ASK)
     throw fail.noAvailableCredits();
 }
@@ -116,22 +107,9 @@ export async function reserve(
     if (!(await quotas.decrementIfAvailable(userId, source, TOTAL))) throw fail.noAvailableTotalAskCount();
     if (!(await quotas.decrementIfAvailable(userId, source, model)))
       throw fail.noAvailableModelAskCount(model);
-    const credits = await trx
-      .updateTable('user_settings')
-      .set({ credits: sql<number>`credits - ${CREDITS_PER_ASK}` })
-      .where('user_id', '=', userId)
-      .where('credits', '>=', CREDITS_PER_ASK)
-      .executeTakeFirst();
-    let chargedCredits = Number(credits.numUpdatedRows) > 0;
-    if (!chargedCredits) {
-      const row = await trx
-        .selectFrom('user_settings')
-        .select('credits')
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (row?.credits !== -1) throw fail.noAvailableCredits();
-      chargedCredits = false;
-    }
+    const settings = userSettingRepository(trx);
+    const chargedCredits = await settings.takeCreditsIfAvailable(userId, CREDITS_PER_ASK);
+    if (!chargedCredits && (await settings.creditsOf(userId)) !== -1) throw fail.noAvailableCredits();
     const rateEventId = await rateEventRepository(trx).insert(userId, source, new Date().toISOString());
     return { chargedCredits, rateEventId };
   });
@@ -147,13 +125,7 @@ export async function reserve(
         const quotas = quotaRepository(trx);
         await quotas.increment(userId, source, TOTAL);
         await quotas.increment(userId, source, model);
-        if (state.chargedCredits) {
-          await trx
-            .updateTable('user_settings')
-            .set({ credits: sql<number>`credits + ${CREDITS_PER_ASK}` })
-            .where('user_id', '=', userId)
-            .execute();
-        }
+        if (state.chargedCredits) await userSettingRepository(trx).giveCredits(userId, CREDITS_PER_ASK);
         await rateEventRepository(trx).delete(state.rateEventId);
       });
     },

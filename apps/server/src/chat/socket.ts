@@ -1,30 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { rawText } from './raw-text';
 import {
   AskRequest,
-  AskResponse,
   CHAT_CLOSE,
+  CLIENT_CLOSE,
   ERRORS,
   MAX_IMAGES_PER_ASK,
+  ResumeRequest,
+  StopRequest,
   VALIDATION_MESSAGES,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import type { UserRow } from '../db/schema';
 import { isOriginAllowed } from '../http/auth';
+import { AnswerChannel } from './answer-channel';
+import type { FrameOutput } from './answer-channel';
 import { askQuestion } from './ask.service';
-import type { FrameSink } from './frames';
+import type { AbortCause } from './ask.service';
+import { rawText } from './raw-text';
 
 const FIRST_MESSAGE_TIMEOUT_MS = 30_000;
 const PING_INTERVAL_MS = 20_000;
-const CHECK_FRAMES = process.env.NODE_ENV === 'test';
 
-function socketSink(socket: WebSocket, ctx: AppContext): FrameSink {
+/** A client closing with these stops its answer; any other close (network, reload, detach) leaves it running. */
+const STOP_CODES = new Set<number>([CLIENT_CLOSE.stop, CLIENT_CLOSE.stopWithoutCode]);
+
+function output(socket: WebSocket, ctx: AppContext): FrameOutput {
   return {
-    send(frame) {
+    send(data) {
       if (socket.readyState !== socket.OPEN) return;
-      // The server never sends a frame the contract does not name: tests check every frame against it.
-      const checked = CHECK_FRAMES ? AskResponse.parse(frame) : frame;
-      socket.send(JSON.stringify(checked), (err) => {
+      socket.send(data, (err) => {
         if (err) ctx.log.debug({ err }, 'frame not delivered');
       });
     },
@@ -35,78 +41,139 @@ function socketSink(socket: WebSocket, ctx: AppContext): FrameSink {
   };
 }
 
+function refuse(
+  out: FrameOutput,
+  tip: string,
+  detail: string | null,
+  close: { code: number; reason: string },
+) {
+  if (tip) out.send(JSON.stringify({ type: 'error', tip, error_detail: detail }));
+  out.close(close.code, close.reason || tip);
+}
+
+function parseJson(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): unknown {
+  if (isBinary) return null;
+  try {
+    return JSON.parse(rawText(data));
+  } catch {
+    return null;
+  }
+}
+
+/** Later messages on a socket that asked or resumed: only a stop is understood. */
+function isStop(value: unknown): boolean {
+  return StopRequest.safeParse(value).success;
+}
+
+/** A new question on this socket: the answer runs at the server, this socket is its first viewer. */
+function startAsk(ctx: AppContext, socket: WebSocket, user: UserRow, value: unknown): void {
+  const out = output(socket, ctx);
+  const parsed = AskRequest.safeParse(value);
+  if (!parsed.success) {
+    if (parsed.error.issues.some((i) => i.message === VALIDATION_MESSAGES.tooManyImages)) {
+      // A refusal the user can act on (SPEC §5: up to 4 images), not a malformed request.
+      const tip = ERRORS.tooManyImages.message;
+      return refuse(out, tip, `up to ${MAX_IMAGES_PER_ASK} images can be uploaded`, {
+        code: CHAT_CLOSE.refused.code,
+        reason: tip,
+      });
+    }
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    return refuse(out, CHAT_CLOSE.invalidAskRequest.reason, detail, CHAT_CLOSE.invalidAskRequest);
+  }
+  const request = parsed.data;
+  const askId = request.ask_id ?? randomUUID();
+  const answers = ctx.coordination.answers;
+  const channel = new AnswerChannel(answers, user.id, askId, out, request.stream_mode);
+  const controller = new AbortController();
+  const stop = (cause: AbortCause) => controller.abort(cause);
+  const unsubscribe = answers.onStop(user.id, askId, stop);
+  socket.on('close', (code) => (STOP_CODES.has(code) ? stop('user') : channel.detach()));
+  socket.on('message', (data, isBinary) => isStop(parseJson(data, isBinary)) && stop('user'));
+  answers
+    .begin(user.id, askId)
+    .catch((err: unknown) => ctx.log.warn({ err }, 'the answer cannot be resumed'))
+    .then(() => askQuestion(ctx, { user, request, sink: channel, signal: controller.signal }))
+    .catch((err: unknown) => {
+      ctx.log.error({ err }, 'ask crashed');
+      channel.close(CHAT_CLOSE.unknownError.code, CHAT_CLOSE.unknownError.reason);
+    })
+    .finally(unsubscribe);
+}
+
+/** A client that lost its socket (or another tab) follows an answer in flight from the last frame it saw. */
+async function resumeAnswer(ctx: AppContext, socket: WebSocket, user: UserRow, request: ResumeRequest) {
+  const out = output(socket, ctx);
+  const controller = new AbortController();
+  const answers = ctx.coordination.answers;
+  const followed = await answers.follow(user.id, request.ask_id, request.after, controller.signal);
+  if (!followed) return refuse(out, '', null, CHAT_CLOSE.answerNotFound);
+  const requestStop = () =>
+    answers
+      .requestStop(user.id, followed.askId, 'user')
+      .catch((err: unknown) => ctx.log.warn({ err }, 'stop request failed'));
+  socket.on('close', (code) => {
+    controller.abort();
+    if (STOP_CODES.has(code)) void requestStop();
+  });
+  socket.on('message', (data, isBinary) => isStop(parseJson(data, isBinary)) && void requestStop());
+  for await (const entry of followed.entries) {
+    if ('frame' in entry) out.send(entry.frame);
+    else return out.close(entry.end.code, entry.end.reason);
+  }
+  // The answer's log expired while following it.
+  out.close(CHAT_CLOSE.answerNotFound.code, CHAT_CLOSE.answerNotFound.reason);
+}
+
+/** The first message of a socket: a question, a resume, or a stop (from any tab). */
+function handleFirstMessage(ctx: AppContext, socket: WebSocket, user: UserRow, value: unknown): void {
+  const resume = ResumeRequest.safeParse(value);
+  if (resume.success) {
+    resumeAnswer(ctx, socket, user, resume.data).catch((err: unknown) => {
+      ctx.log.warn({ err }, 'resuming an answer failed');
+      output(socket, ctx).close(CHAT_CLOSE.unknownError.code, CHAT_CLOSE.unknownError.reason);
+    });
+    return;
+  }
+  const stop = StopRequest.safeParse(value);
+  if (stop.success) {
+    const out = output(socket, ctx);
+    ctx.coordination.answers
+      .requestStop(user.id, stop.data.ask_id ?? null, 'user')
+      .catch((err: unknown) => ctx.log.warn({ err }, 'stop request failed'))
+      .finally(() => out.close(CHAT_CLOSE.stopped.code, CHAT_CLOSE.stopped.reason));
+    return;
+  }
+  startAsk(ctx, socket, user, value);
+}
+
 /**
- * `/api/chat`: one connection = one question. Session cookie auth (the global hook resolved it), Origin check,
- * one AskRequest, frames, close code. The client closing the socket stops the answer.
+ * `/api/chat`: one connection = one question (or one resumed answer). Session cookie auth (the global hook resolved
+ * it), Origin check, then the first message. The answer belongs to the server: it goes on when the socket drops.
  */
 export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/api/chat',
     { websocket: true, config: { access: 'public' }, schema: { hide: true } },
     (socket, request) => {
-      const sink = socketSink(socket, ctx);
-      const controller = new AbortController();
-      let received = false;
+      const out = output(socket, ctx);
       const firstMessageTimer = setTimeout(
-        () => sink.close(CHAT_CLOSE.invalidAskRequest.code, 'errors.invalidAskRequest'),
+        () => out.close(CHAT_CLOSE.invalidAskRequest.code, CHAT_CLOSE.invalidAskRequest.reason),
         FIRST_MESSAGE_TIMEOUT_MS,
       );
       const ping = setInterval(() => socket.readyState === socket.OPEN && socket.ping(), PING_INTERVAL_MS);
       socket.on('close', () => {
         clearTimeout(firstMessageTimer);
         clearInterval(ping);
-        controller.abort();
       });
-      socket.on('error', () => controller.abort());
-
       if (!isOriginAllowed(ctx, request.headers.origin, request.headers.host)) {
-        sink.close(CHAT_CLOSE.originNotAllowed.code, CHAT_CLOSE.originNotAllowed.reason);
-        return;
+        return out.close(CHAT_CLOSE.originNotAllowed.code, CHAT_CLOSE.originNotAllowed.reason);
       }
       const auth = request.auth;
-      if (!auth) {
-        sink.close(CHAT_CLOSE.unauthorized.code, CHAT_CLOSE.unauthorized.reason);
-        return;
-      }
-      socket.on('message', (data, isBinary) => {
-        if (received) return;
-        received = true;
+      if (!auth) return out.close(CHAT_CLOSE.unauthorized.code, CHAT_CLOSE.unauthorized.reason);
+      socket.once('message', (data, isBinary) => {
         clearTimeout(firstMessageTimer);
-        let parsed;
-        try {
-          parsed = AskRequest.safeParse(isBinary ? null : JSON.parse(rawText(data)));
-        } catch {
-          parsed = null;
-        }
-        if (
-          parsed &&
-          !parsed.success &&
-          parsed.error.issues.some((i) => i.message === VALIDATION_MESSAGES.tooManyImages)
-        ) {
-          // A refusal the user can act on (SPEC §5: up to 4 images), not a malformed request.
-          const tip = ERRORS.tooManyImages.message;
-          sink.send({
-            type: 'error',
-            tip,
-            error_detail: `up to ${MAX_IMAGES_PER_ASK} images can be uploaded`,
-          });
-          sink.close(CHAT_CLOSE.refused.code, tip);
-          return;
-        }
-        if (!parsed?.success) {
-          const detail = parsed
-            ? parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
-            : 'not JSON';
-          sink.send({ type: 'error', tip: CHAT_CLOSE.invalidAskRequest.reason, error_detail: detail });
-          sink.close(CHAT_CLOSE.invalidAskRequest.code, CHAT_CLOSE.invalidAskRequest.reason);
-          return;
-        }
-        askQuestion(ctx, { user: auth.user, request: parsed.data, sink, signal: controller.signal }).catch(
-          (err: unknown) => {
-            ctx.log.error({ err }, 'ask crashed');
-            sink.close(CHAT_CLOSE.unknownError.code, CHAT_CLOSE.unknownError.reason);
-          },
-        );
+        handleFirstMessage(ctx, socket, auth.user, parseJson(data, isBinary));
       });
     },
   );

@@ -1,3 +1,4 @@
+import { MemoryAnswerLog } from './answer-log';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
 /** Fixed-window counters in this process. */
@@ -84,5 +85,11 @@ export class MemoryChatStatus implements ChatStatusRegistry {
 }
 
 export function memoryCoordination(): Coordination {
-  return { counter: new MemoryCounter(), chatStatus: new MemoryChatStatus(), close: () => Promise.resolve() };
+  const answers = new MemoryAnswerLog();
+  return {
+    counter: new MemoryCounter(),
+    chatStatus: new MemoryChatStatus(),
+    answers,
+    close: () => answers.close(),
+  };
 }

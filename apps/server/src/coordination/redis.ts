@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RedisAnswerLog } from './redis-answer-log';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
 /** Fixed-window counters shared by every instance. */
@@ -79,13 +80,20 @@ class RedisChatStatus implements ChatStatusRegistry {
 }
 
 /** Coordination through Redis, for several instances behind one load balancer. */
-export function redisCoordination(url: string, prefix = 'cc:'): Coordination {
+export function redisCoordination(
+  url: string,
+  prefix = 'cc:',
+  onError: (err: unknown) => void = () => undefined,
+): Coordination {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  const answers = new RedisAnswerLog(redis, prefix, onError);
   return {
+    answers,
     counter: new RedisCounter(redis, prefix),
     chatStatus: new RedisChatStatus(redis, prefix),
     rateLimitStore: { redis, nameSpace: `${prefix}rate-limit:` },
     close: async () => {
+      await answers.close();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

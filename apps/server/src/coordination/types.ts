@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { AnswerLog } from './answer-log';
 
 /**
  * Shared state between requests (and, with Redis, between instances). In-process implementations are the
@@ -32,6 +33,8 @@ export interface ChatStatusRegistry {
 export interface Coordination {
   counter: Counter;
   chatStatus: ChatStatusRegistry;
+  /** Frames of the answers in flight, for clients that reconnect; stop requests from any tab or instance. */
+  answers: AnswerLog;
   /** With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together. */
   rateLimitStore?: { redis: Redis; nameSpace: string };
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { UserSettingsRow } from '../db/schema';
 import type { Executor } from './executor';
 import { nowIso } from './executor';
@@ -33,6 +34,34 @@ export function userSettingRepository(db: Executor) {
         .set({ ...s, update_time: nowIso() })
         .where('user_id', '=', userId)
         .execute();
+    },
+    /**
+     * Takes `amount` credits when the user has that many: true when taken. False also for unlimited credits (-1):
+     * `creditsOf` tells the two apart.
+     */
+    async takeCreditsIfAvailable(userId: number, amount: number): Promise<boolean> {
+      const r = await db
+        .updateTable('user_settings')
+        .set({ credits: sql<number>`credits - ${amount}` })
+        .where('user_id', '=', userId)
+        .where('credits', '>=', amount)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async giveCredits(userId: number, amount: number): Promise<void> {
+      await db
+        .updateTable('user_settings')
+        .set({ credits: sql<number>`credits + ${amount}` })
+        .where('user_id', '=', userId)
+        .execute();
+    },
+    async creditsOf(userId: number): Promise<number | null> {
+      const row = await db
+        .selectFrom('user_settings')
+        .select('credits')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.credits ?? null;
     },
     /** Every user's source settings JSON (the retention task reads the rate-limit windows from them). */
     listSourceSettings(): Promise<Pick<UserSettingsRow, 'openai_web' | 'openai_api'>[]> {

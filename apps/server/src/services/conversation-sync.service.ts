@@ -2,7 +2,7 @@ import type { SyncSummary } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { nowIso } from '../repositories/executor';
-import { webClient } from '../sources/openai-web';
+import { webClient } from '../sources/openai-web/client';
 
 /** Page size of the upstream list (what the web client itself asks for). */
 const PAGE = 80;

@@ -17,7 +17,8 @@ import { messageRepository } from '../repositories/message.repository';
 import { userRepository } from '../repositories/user.repository';
 import { UpstreamError } from '../sources/errors';
 import { generateApiTitle } from '../sources/openai-api';
-import { convertWebConversation, webClient } from '../sources/openai-web';
+import { webClient } from '../sources/openai-web/client';
+import { convertWebConversation } from '../sources/openai-web/convert';
 import { relayUpstreamUrl } from './file.service';
 import type { RelayedDownload } from './file.service';
 

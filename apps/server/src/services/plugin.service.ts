@@ -1,7 +1,7 @@
 import type { Plugin, PluginList } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { fail } from '../http/errors';
-import { webClient } from '../sources/openai-web';
+import { webClient } from '../sources/openai-web/client';
 
 const INSTALLED_TTL_MS = 5 * 60_000;
 let installed: { at: number; ctx: AppContext; value: PluginList } | null = null;

@@ -131,7 +131,7 @@ export interface UpdateUserInput {
 export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promise<LoadedUser> {
   const { patch, userId } = input;
   const hashed = patch.password ? await hashPassword(patch.password) : undefined;
-  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+  const updated = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const users = userRepository(trx);
     const existing = await users.findById(userId);
     if (!existing) throw fail.userNotExist(`user ${userId}`);
@@ -155,6 +155,15 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     else if (hashed) await sessions.deleteForUser(userId, input.actingSessionId);
     return getUser(ctx, userId, trx);
   });
+  if ((patch as UserUpdateAdmin).is_active === false) await stopAnswerOf(ctx, userId);
+  return updated;
+}
+
+/** A deactivated or deleted user's answer in flight stops at once, on whichever instance it runs. */
+async function stopAnswerOf(ctx: AppContext, userId: number): Promise<void> {
+  await ctx.coordination.answers
+    .requestStop(userId, null, 'deactivated')
+    .catch((err: unknown) => ctx.log.warn({ err }, 'stopping the answer of a deactivated user failed'));
 }
 
 /**
@@ -167,6 +176,7 @@ export async function deleteUser(ctx: AppContext, userId: number, actorId: numbe
   const storageNames = await fileRepository(db).storageNamesOf(userId);
   const deleted = await userRepository(db).deleteById(userId);
   if (!deleted) throw fail.userNotExist(`user ${userId}`);
+  await stopAnswerOf(ctx, userId);
   await removeStoredFiles(ctx, storageNames);
 }
 

@@ -18,3 +18,8 @@ export class UpstreamTimeout extends Error {
 export class UpstreamNetworkError extends Error {
   override name = 'UpstreamNetworkError';
 }
+
+/** The stream closed cleanly without its `data: [DONE]` line. Sources decide whether the answer was complete. */
+export class UpstreamEndedWithoutDone extends UpstreamNetworkError {
+  override name = 'UpstreamNetworkError';
+}

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { Agent, ProxyAgent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from './errors';
+import type { UpstreamTarget } from './types';
 
 export interface HttpOptions {
   /** Time to open the connection, ms. */
@@ -11,6 +12,23 @@ export interface HttpOptions {
   /** HTTP(S) proxy URL, or null. */
   proxy: string | null;
   signal?: AbortSignal;
+}
+
+/**
+ * The HTTP options of one call to a target: its proxy and connect timeout, and as read timeout the target's own
+ * (asks: the source's ask/read timeout; other calls get a target whose read timeout is the shorter call timeout),
+ * or `readTimeoutMs` when the call needs another one (uploads and downloads of large files, titles).
+ */
+export function httpOptions(
+  target: UpstreamTarget,
+  options: { signal?: AbortSignal; readTimeoutMs?: number } = {},
+): HttpOptions {
+  return {
+    connectTimeoutMs: target.connectTimeoutMs,
+    readTimeoutMs: options.readTimeoutMs ?? target.readTimeoutMs,
+    proxy: target.proxy,
+    signal: options.signal,
+  };
 }
 
 export interface UpstreamResponse {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiChatMessage } from '@cc/contracts';
-import { UpstreamError } from './errors';
-import { ensureOk, joinUrl, upstreamRequest } from './http';
+import { fail } from '../http/errors';
+import { UpstreamEndedWithoutDone, UpstreamError } from './errors';
+import { ensureOk, httpOptions, joinUrl, upstreamRequest } from './http';
 import { parseSse } from './sse';
 import type { AskInput, SourceAdapter, SourceEvent, UpstreamTarget } from './types';
 
@@ -15,16 +16,110 @@ interface CompletionChunk {
   error?: { message?: string };
 }
 
+const TITLE_PROMPT =
+  'Write a short title (at most 8 words, no quotes, no final period) for this conversation, in its language.';
+
 function headers(target: UpstreamTarget): Record<string, string> {
   const h: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (target.token) h.authorization = `Bearer ${target.token}`;
   return h;
 }
 
+function emptyAnswer(input: AskInput): ApiChatMessage {
+  return {
+    id: randomUUID(),
+    source: 'openai_api',
+    role: 'assistant',
+    author_name: null,
+    model: input.model,
+    create_time: new Date().toISOString(),
+    parent: input.userMessageId,
+    children: [],
+    content: { content_type: 'text', text: '' },
+    metadata: { usage: null, finish_reason: null },
+  };
+}
+
+/** Folds one chunk into the answer; true when something the client sees changed. */
+function applyChunk(message: ApiChatMessage, chunk: CompletionChunk): boolean {
+  if (chunk.error) throw new UpstreamError(null, chunk.error.message ?? JSON.stringify(chunk.error));
+  const choice = chunk.choices?.[0];
+  const before = message.content?.text ?? '';
+  let text = before;
+  if (choice?.message?.content != null) text = choice.message.content;
+  else if (choice?.delta?.content) text += choice.delta.content;
+  let changed = text !== before || choice?.message?.content != null;
+  message.content = { content_type: 'text', text };
+  if (choice?.finish_reason) {
+    message.metadata = { ...message.metadata, finish_reason: choice.finish_reason };
+    changed = true;
+  }
+  if (chunk.usage) {
+    const { prompt_tokens, completion_tokens } = chunk.usage;
+    message.metadata = { ...message.metadata, usage: { prompt_tokens, completion_tokens } };
+    changed = true;
+  }
+  return changed;
+}
+
+async function* completionChunks(body: AsyncIterable<Uint8Array>, finished: () => boolean) {
+  try {
+    for await (const data of parseSse(body)) {
+      try {
+        yield JSON.parse(data) as CompletionChunk;
+      } catch {
+        // a malformed line is skipped, the stream goes on
+      }
+    }
+  } catch (e) {
+    // Several providers and proxies close right after the finish reason without `data: [DONE]`: the answer is
+    // complete. A stream that closes with neither was cut off.
+    if (e instanceof UpstreamEndedWithoutDone && finished()) return;
+    throw e;
+  }
+}
+
 /** OpenAI-compatible Chat Completions, streamed; usage requested with stream_options. */
 export const openaiApiAdapter: SourceAdapter = {
+  source: 'openai_api',
+
+  checkRequest({ request }) {
+    if ((request.openai_web_plugin_ids?.length ?? 0) > 0)
+      throw fail.invalidParams('errors.detail.pluginsNeedPluginsModel');
+    return { pluginIds: null };
+  },
+
+  checkUploads({ attachments, images }) {
+    if (attachments > 0 || images > 0) throw fail.uploadingNotAllowed('model');
+  },
+
+  sharedCap: () => null,
+
+  newConversationId: () => randomUUID(),
+
+  userMessage: (input, createTime): ApiChatMessage => ({
+    id: input.userMessageId,
+    source: 'openai_api',
+    role: 'user',
+    author_name: null,
+    model: null,
+    create_time: createTime,
+    parent: input.parent,
+    children: [],
+    content: { content_type: 'text', text: input.text },
+    metadata: {},
+  }),
+
+  userTarget(setting, base, open) {
+    const api = setting.openai_api;
+    if (!api.allow_custom_openai_api || !api.custom_openai_api_settings.url) return null;
+    const { url, key } = api.custom_openai_api_settings;
+    return { ...base, baseUrl: url, serverId: null, token: key ? open(key) : null };
+  },
+
   async *ask(input: AskInput): AsyncGenerator<SourceEvent> {
     const { target } = input;
+    const context = input.parent ? await input.loadContext(input.contextCount) : [];
     const res = await ensureOk(
       await upstreamRequest(
         joinUrl(target.baseUrl, 'chat/completions'),
@@ -33,72 +128,32 @@ export const openaiApiAdapter: SourceAdapter = {
           headers: headers(target),
           body: JSON.stringify({
             model: input.modelCode,
-            messages: [...input.context, { role: 'user', content: input.text }],
+            messages: [...context, { role: 'user', content: input.text }],
             stream: true,
             stream_options: { include_usage: true },
           }),
         },
-        {
-          connectTimeoutMs: target.connectTimeoutMs,
-          readTimeoutMs: target.readTimeoutMs,
-          proxy: target.proxy,
-          signal: input.signal,
-        },
+        httpOptions(target, { signal: input.signal }),
       ),
     );
-    const message: ApiChatMessage = {
-      id: randomUUID(),
-      source: 'openai_api',
-      role: 'assistant',
-      author_name: null,
-      model: input.model,
-      create_time: new Date().toISOString(),
-      parent: input.userMessageId,
-      children: [],
-      content: { content_type: 'text', text: '' },
-      metadata: { usage: null, finish_reason: null },
-    };
-    let text = '';
-    for await (const data of parseSse(res.body)) {
-      let chunk: CompletionChunk;
-      try {
-        chunk = JSON.parse(data) as CompletionChunk;
-      } catch {
-        continue; // a malformed line is skipped, the stream goes on
-      }
-      if (chunk.error) throw new UpstreamError(null, chunk.error.message ?? JSON.stringify(chunk.error));
-      let changed = false;
-      const choice = chunk.choices?.[0];
-      if (choice?.message?.content != null) {
-        text = choice.message.content;
-        changed = true;
-      } else if (choice?.delta?.content) {
-        text += choice.delta.content;
-        changed = true;
-      }
-      if (choice?.finish_reason) {
-        message.metadata = { ...message.metadata, finish_reason: choice.finish_reason };
-        changed = true;
-      }
-      if (chunk.usage) {
-        message.metadata = {
-          ...message.metadata,
-          usage: {
-            prompt_tokens: chunk.usage.prompt_tokens,
-            completion_tokens: chunk.usage.completion_tokens,
-          },
-        };
-        changed = true;
-      }
-      if (changed) {
-        message.content = { content_type: 'text', text };
+    const message = emptyAnswer(input);
+    const finished = () => !!message.metadata?.finish_reason;
+    for await (const chunk of completionChunks(res.body, finished)) {
+      if (applyChunk(message, chunk)) {
         yield { type: 'message', message: { ...message, metadata: { ...message.metadata } } };
       }
     }
   },
+
+  setTitle: async () => undefined,
+
+  async generateTitle({ target, modelCode, question, answer, signal }) {
+    const answerText = answer?.source === 'openai_api' ? (answer.content?.text ?? '') : '';
+    return generateApiTitle(target, modelCode, question, answerText, signal);
+  },
 };
 
-/** A short non-streamed completion: the title of a new API conversation. */
+/** A short non-streamed completion: the title of a conversation. */
 export async function generateApiTitle(
   target: UpstreamTarget,
   modelCode: string,
@@ -117,21 +172,12 @@ export async function generateApiTitle(
           stream: false,
           max_tokens: 24,
           messages: [
-            {
-              role: 'system',
-              content:
-                'Write a short title (at most 8 words, no quotes, no final period) for this conversation, in its language.',
-            },
+            { role: 'system', content: TITLE_PROMPT },
             { role: 'user', content: `${question.slice(0, 2000)}\n\n---\n\n${answer.slice(0, 2000)}` },
           ],
         }),
       },
-      {
-        connectTimeoutMs: target.connectTimeoutMs,
-        readTimeoutMs: target.readTimeoutMs,
-        proxy: target.proxy,
-        signal,
-      },
+      httpOptions(target, { signal }),
     ),
   );
   const body = await res.json<{ choices?: { message?: { content?: string } }[] }>();

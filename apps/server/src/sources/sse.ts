@@ -1,4 +1,4 @@
-import { UpstreamNetworkError } from './errors';
+import { UpstreamEndedWithoutDone } from './errors';
 
 /**
  * Server-sent events, parsed line by line. An event's data lines are joined with "\n"; comments (":…") and
@@ -39,5 +39,5 @@ export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator
   if (buffer.startsWith('data:')) data.push(buffer.slice(5).trimStart());
   if (yield* flush()) return;
   // The connection closed cleanly but the answer never said it was complete: it was cut off.
-  throw new UpstreamNetworkError('the upstream stream ended before data: [DONE]');
+  throw new UpstreamEndedWithoutDone('the upstream stream ended before data: [DONE]');
 }

@@ -1,0 +1,90 @@
+import type { AskRequest } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { askLogRepository } from '../repositories/ask-log.repository';
+import { UpstreamTimeout } from '../sources/errors';
+import type { Reservation } from './quota-ledger';
+import { QueueTimeoutError } from './scheduler';
+
+export type Outcome = 'success' | 'canceled' | 'error' | 'timeout';
+
+export function isAbort(e: unknown): boolean {
+  return (e as { name?: string } | null)?.name === 'AbortError';
+}
+
+export function outcomeOf(e: unknown): Outcome {
+  if (isAbort(e)) return 'canceled';
+  return e instanceof UpstreamTimeout || e instanceof QueueTimeoutError ? 'timeout' : 'error';
+}
+
+/** One row of the ask log. */
+export interface AskLogEntry {
+  request: Pick<AskRequest, 'source' | 'model'>;
+  userId: number;
+  conversationId: string | null;
+  /** The server that answered; null when the ask never left the queue. */
+  serverId: number | null;
+  queueSeconds: number;
+  /** When the upstream was asked (ms since the epoch). */
+  askStartedAt: number;
+  outcome: Outcome;
+  charged: boolean;
+  error: unknown;
+}
+
+/** Writes the ask log row; a failure to write is logged, never thrown (the answer is already settled). */
+export async function logAsk(ctx: AppContext, entry: AskLogEntry): Promise<void> {
+  const { error } = entry;
+  await askLogRepository(ctx.dbHandle.db)
+    .insert({
+      time: new Date().toISOString(),
+      source: entry.request.source,
+      model: entry.request.model,
+      user_id: entry.userId,
+      conversation_id: entry.conversationId,
+      server_id: entry.serverId,
+      queueing_time: Math.round(entry.queueSeconds * 1000) / 1000,
+      ask_time: Math.round(Date.now() - entry.askStartedAt) / 1000,
+      outcome: entry.outcome,
+      charged: entry.charged ? 1 : 0,
+      error: error ? String((error as Error).message ?? error).slice(0, 500) : null,
+    })
+    .catch((err: unknown) => ctx.log.error({ err }, 'ask log write failed'));
+}
+
+/** What settlement needs to know about an ask that ended. */
+export interface EndedAsk {
+  request: Pick<AskRequest, 'source' | 'model'>;
+  userId: number;
+  reservation: Reservation | null;
+  /** The server that was asked; null when the ask never left the queue. */
+  serverId: number | null;
+  leased: boolean;
+  conversationId: string | null;
+  hasAnswer: boolean;
+  startedAt: number;
+  queueSeconds: number;
+  askStartedAt: number;
+}
+
+/**
+ * Settles the charge and writes the ask log. An ask that produced an answer keeps its charge; one that did not is
+ * refunded. Asks refused before the charge leave no row; asks that passed every check but never left the queue do.
+ */
+export async function settleAsk(ctx: AppContext, ask: EndedAsk, error: unknown): Promise<void> {
+  if (ask.reservation) {
+    if (ask.hasAnswer) ask.reservation.settle();
+    else await ask.reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
+  }
+  if (!ask.leased && !ask.reservation) return;
+  await logAsk(ctx, {
+    request: ask.request,
+    userId: ask.userId,
+    conversationId: ask.conversationId,
+    serverId: ask.serverId,
+    queueSeconds: ask.leased ? ask.queueSeconds : (Date.now() - ask.startedAt) / 1000,
+    askStartedAt: ask.leased ? ask.askStartedAt || ask.startedAt : Date.now(),
+    outcome: error ? outcomeOf(error) : 'success',
+    charged: ask.hasAnswer,
+    error,
+  });
+}

@@ -1,0 +1,199 @@
+import type { AskRequest, ChatMessage } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import type { ConversationRow, UserRow } from '../db/schema';
+import { messageToRow } from '../presenters/conversation.presenter';
+import { conversationRepository } from '../repositories/conversation.repository';
+import { messageRepository } from '../repositories/message.repository';
+import type { AskInput, SourceAdapter } from '../sources/types';
+import type { AnswerSink } from './frames';
+
+/** Streamed answers are written at most this far behind. */
+const FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * One streamed answer: frames to the client, messages to the database (at most ~1 s behind, and at the end), the
+ * conversation row created once the answer is worth keeping and updated at the end.
+ */
+export class StreamSession {
+  conversationId: string | null = null;
+  hasAssistantContent = false;
+  /** The upstream has sent at least one event (no failover after that). */
+  upstreamStarted = false;
+  title: string | null = null;
+  private conversationCreated = false;
+  /** The upstream named the conversation: it exists there, so it is recorded even if no answer follows. */
+  private upstreamNamed = false;
+  private readonly messages = new Map<string, ChatMessage>();
+  private readonly dirty = new Set<string>();
+  private readonly order: string[] = [];
+  private lastFlush = 0;
+  private flushing: Promise<void> = Promise.resolve();
+  private serverId: number | null = null;
+  private lastAssistantId: string | null = null;
+  private userMessage: ChatMessage | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly user: UserRow,
+    private readonly request: AskRequest,
+    private readonly sink: AnswerSink,
+  ) {}
+
+  /** The last assistant (or tool) message with content, for the title. */
+  lastAnswer(): ChatMessage | null {
+    return (this.lastAssistantId && this.messages.get(this.lastAssistantId)) || null;
+  }
+
+  /** Runs one attempt against one server; throws what the upstream did. */
+  async run(
+    adapter: SourceAdapter,
+    input: AskInput,
+    serverId: number | null,
+    existing: ConversationRow | null,
+  ): Promise<void> {
+    this.serverId = serverId;
+    if (existing) {
+      this.conversationId = existing.conversation_id;
+      this.conversationCreated = true;
+    } else {
+      this.conversationId = input.conversationId;
+    }
+    this.userMessage = adapter.userMessage(input, new Date().toISOString());
+    if (this.userMessage && this.conversationId) await this.track(this.userMessage);
+    // While the upstream pauses, what arrived is still saved at most ~1 s later.
+    const timer = setInterval(() => {
+      if (this.dirty.size > 0 && Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS)
+        this.flush().catch((err: unknown) => this.ctx.log.error({ err }, 'flushing the answer failed'));
+    }, FLUSH_INTERVAL_MS / 2);
+    try {
+      await this.stream(adapter, input);
+    } finally {
+      clearInterval(timer);
+    }
+    if (this.conversationId) this.sink.endMessages(this.conversationId, (id) => this.messages.get(id));
+    await this.flush(true);
+  }
+
+  /** Relays the upstream's events: the conversation id, titles and message snapshots. */
+  private async stream(adapter: SourceAdapter, input: AskInput): Promise<void> {
+    for await (const event of adapter.ask(input)) {
+      this.upstreamStarted = true;
+      switch (event.type) {
+        case 'conversation':
+          await this.named(event.conversationId);
+          break;
+        case 'title':
+          // A title the user gave wins over the upstream's.
+          if (this.conversationId && !this.request.new_title?.trim()) await this.setTitle(event.title);
+          break;
+        case 'message':
+          await this.track(event.message);
+          break;
+      }
+    }
+  }
+
+  /** The upstream gave the conversation's id: record it now, so that a stop before any answer orphans nothing. */
+  private async named(conversationId: string): Promise<void> {
+    this.conversationId = conversationId;
+    this.upstreamNamed = true;
+    if (this.userMessage && !this.messages.has(this.userMessage.id)) await this.track(this.userMessage);
+    await this.flush();
+  }
+
+  /** Keeps and relays a title (from the upstream during the stream, or generated after it). */
+  async setTitle(title: string): Promise<void> {
+    if (!this.conversationId) return;
+    this.title = title;
+    if (this.conversationCreated)
+      await conversationRepository(this.ctx.dbHandle.db).update(this.conversationId, { title });
+    this.sink.send({ type: 'message', conversation_id: this.conversationId, title });
+  }
+
+  private async track(message: ChatMessage): Promise<void> {
+    if (!this.conversationId) return;
+    const m = await this.withParent(message);
+    this.messages.set(m.id, m);
+    this.dirty.add(m.id);
+    if (m.role !== 'user' && m.content) {
+      this.lastAssistantId = m.id;
+      if (!this.hasAssistantContent && hasContent(m)) this.hasAssistantContent = true;
+    }
+    this.sink.message(this.conversationId, m);
+    if (Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS) await this.flush();
+  }
+
+  /** A message keeps the parent it was first seen with; one the upstream sends without a parent keeps its stored one. */
+  private async withParent(m: ChatMessage): Promise<ChatMessage> {
+    const known = this.messages.get(m.id);
+    if (known) return m.parent === known.parent ? m : { ...m, parent: known.parent };
+    this.order.push(m.id);
+    if (m.parent !== null || !this.conversationCreated) return m;
+    const stored = await messageRepository(this.ctx.dbHandle.db).findById(m.id);
+    return { ...m, parent: stored?.parent ?? this.request.parent ?? null };
+  }
+
+  private async ensureConversation(): Promise<void> {
+    if (this.conversationCreated || !this.conversationId) return;
+    this.conversationCreated = true;
+    const now = new Date().toISOString();
+    const title = this.request.new_title?.trim() || this.title;
+    this.title = title;
+    await conversationRepository(this.ctx.dbHandle.db).insert({
+      conversation_id: this.conversationId,
+      source: this.request.source,
+      title,
+      user_id: this.user.id,
+      is_valid: 1,
+      is_public: 0,
+      current_model: this.request.model,
+      current_node: null,
+      server_id: this.serverId,
+      plugin_ids: this.pluginIds ? JSON.stringify(this.pluginIds) : null,
+      create_time: now,
+      update_time: now,
+    });
+  }
+
+  /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
+  pluginIds: string[] | null = null;
+
+  /**
+   * Writes changed messages; at the end also the conversation's current node and model. Nothing is written before
+   * the answer has content or the upstream named the conversation: an ask that failed or stopped before that
+   * leaves no record (and is refunded).
+   */
+  flush(final = false): Promise<void> {
+    // One write at a time: the timer's flush and the stream's never interleave.
+    const next = this.flushing.then(() => this.write(final));
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(final: boolean): Promise<void> {
+    this.lastFlush = Date.now();
+    if (!this.conversationId || !(this.hasAssistantContent || this.upstreamNamed)) return;
+    await this.ensureConversation();
+    const rows = [...this.dirty].map((id) =>
+      messageToRow(this.conversationId!, this.messages.get(id)!, this.order.indexOf(id)),
+    );
+    this.dirty.clear();
+    if (rows.length > 0) await messageRepository(this.ctx.dbHandle.db).upsert(rows);
+    const lastId = this.order[this.order.length - 1];
+    if (lastId && (final || rows.length > 0)) {
+      await conversationRepository(this.ctx.dbHandle.db).update(this.conversationId, {
+        current_node: lastId,
+        current_model: this.request.model,
+        update_time: new Date().toISOString(),
+      });
+    }
+  }
+}
+
+function hasContent(m: ChatMessage): boolean {
+  const c = m.content as Record<string, unknown> | null | undefined;
+  if (!c) return false;
+  if (typeof c.text === 'string') return c.text.length > 0;
+  if (Array.isArray(c.parts)) return c.parts.some((p) => (typeof p === 'string' ? p.length > 0 : true));
+  return true;
+}
