@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { rawText } from '../chat/raw-text';
+import { messageText } from '@cc/contracts';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
 
 export interface AskResult {
@@ -63,4 +64,43 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A socket the test drives: first message, frames, a drop (terminate) or a close with a code. */
+export interface ChatConnection {
+  frames: AskResponse[];
+  closed: Promise<{ code: number; reason: string }>;
+  send(value: unknown): void;
+  /** Drops the connection without a close frame (a network failure: the server sees 1006). */
+  drop(): void;
+  close(code: number): void;
+}
+
+export function connect(baseUrl: string, first: unknown, cookie: string): ChatConnection {
+  const frames: AskResponse[] = [];
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie } });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  socket.on('open', () => socket.send(JSON.stringify(first)));
+  socket.on('message', (data) => frames.push(JSON.parse(rawText(data)) as AskResponse));
+  socket.on('error', () => undefined);
+  return {
+    frames,
+    closed,
+    send: (value) => socket.send(JSON.stringify(value)),
+    drop: () => socket.terminate(),
+    close: (code) => socket.close(code),
+  };
+}
+
+/** The text of every message after applying the frames in order (whole messages and delta appends). */
+export function replay(frames: AskResponse[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const f of frames) {
+    if (f.type !== 'message') continue;
+    if (f.message) texts.set(f.message.id, messageText(f.message));
+    if (f.delta) texts.set(f.delta.message_id, (texts.get(f.delta.message_id) ?? '') + f.delta.append);
+  }
+  return texts;
 }

@@ -54,6 +54,7 @@ export async function freshDatabase(): Promise<{
 
 export interface TestApp {
   app: FastifyInstance;
+  database: { url: string | null; dataDir: string };
   ctx: AppContext;
   /** Logs in and returns the Cookie header value. */
   login(username: string, password: string): Promise<string>;
@@ -70,8 +71,10 @@ export async function createTestApp(
   /** Adds test-only routes before the app is sealed. */
   extend?: (app: FastifyInstance) => void,
   options: ContextOptions = {},
+  /** Another app whose database and data directory this one shares, as a second instance would. */
+  sibling?: TestApp,
 ): Promise<TestApp> {
-  const database = await freshDatabase();
+  const database = sibling ? { ...sibling.database, drop: () => Promise.resolve() } : await freshDatabase();
   const cfg = loadConfig(
     { CC_DATA_DIR: database.dataDir },
     {
@@ -101,6 +104,7 @@ export async function createTestApp(
   return {
     app,
     ctx,
+    database: { url: database.url, dataDir: database.dataDir },
     async login(username, password) {
       const res = await app.inject({
         method: 'POST',

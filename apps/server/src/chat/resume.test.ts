@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskRequestInput, AskResponse } from '@cc/contracts';
+import { getUser, updateUser, updateUserSettings } from '../services/user.service';
+import { joinSettings } from '../services/user-settings';
+import { connect, replay, until } from '../test/chat-client';
+import { ControlledUpstream } from '../test/controlled-upstream';
+import { createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+// Answers belong to the server: a client that loses its socket resumes from the last frame it saw. The upstream
+// here is written chunk by chunk by the test, so every step is ordered without timers.
+let t: TestApp;
+let url: string;
+let upstream: ControlledUpstream;
+let upstreamUrl: string;
+
+beforeAll(async () => {
+  upstream = new ControlledUpstream();
+  upstreamUrl = await upstream.listen();
+  t = await createTestApp({ openai_api: { read_timeout: 30 } });
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(async () => {
+  await t.close();
+  await upstream.close();
+});
+
+async function user(app: TestApp = t) {
+  const u = await app.createUser();
+  const s = joinSettings(u.setting, u.counters);
+  s.openai_api.rate_limits = [];
+  s.openai_api.total_ask_count = 10;
+  s.openai_api.allow_custom_openai_api = true;
+  s.openai_api.custom_openai_api_settings = { url: upstreamUrl, key: 'sk-test' };
+  await updateUserSettings(app.ctx, u.row.id, s);
+  return { id: u.row.id, cookie: await app.login(u.row.username, u.password) };
+}
+
+const question = (askId: string, text = 'hello'): AskRequestInput => ({
+  source: 'openai_api',
+  model: 'gpt_3_5',
+  new_conversation: true,
+  new_title: 'Resumed',
+  text_content: text,
+  stream_mode: 'delta',
+  ask_id: askId,
+});
+
+const answerText = (frames: AskResponse[]) => {
+  const texts = replay(frames);
+  const assistant = frames.find((f) => f.type === 'message' && f.message?.role === 'assistant') as
+    Extract<AskResponse, { type: 'message' }> | undefined;
+  return assistant?.message ? texts.get(assistant.message.id) : undefined;
+};
+
+/** Polls the frames received so far (read anew each time) for the answer text to end with `text`. */
+const sawText = (frames: () => AskResponse[], text: string) => () =>
+  (answerText(frames()) ?? '').endsWith(text);
+
+describe('answers survive a reconnect', () => {
+  it('a dropped socket resumes from its last frame: nothing lost, nothing twice', async () => {
+    const u = await user();
+    const askId = randomUUID();
+    const first = connect(url, question(askId), u.cookie);
+    const stream = await upstream.next();
+    stream.send('one ');
+    stream.send('two ');
+    await until(sawText(() => first.frames, 'two '));
+    first.drop();
+    await first.closed;
+    // The answer goes on at the server while nobody watches.
+    stream.send('three ');
+    stream.send('four ');
+    const seen = first.frames.length;
+    const second = connect(url, { type: 'resume', ask_id: askId, after: seen }, u.cookie);
+    await until(sawText(() => [...first.frames, ...second.frames], 'four '));
+    stream.send('five');
+    stream.finish();
+    expect(await second.closed).toEqual({ code: 1000, reason: 'tips.finished' });
+    const all = [...first.frames, ...second.frames];
+    expect(answerText(all)).toBe('one two three four five');
+    // Frame by frame, the two sockets together saw exactly what one socket would have seen.
+    const log = connect(url, { type: 'resume', ask_id: askId, after: 0 }, u.cookie);
+    await log.closed;
+    expect(all).toEqual(log.frames);
+    const conv = await t.ctx.dbHandle.db
+      .selectFrom('conversations')
+      .select('title')
+      .where('user_id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    expect(conv.title).toBe('Resumed');
+  });
+
+  it('after a reload (no ask id known) the current answer replays from its start and goes on live', async () => {
+    const u = await user();
+    const first = connect(url, question(randomUUID(), 'reload me'), u.cookie);
+    const stream = await upstream.next();
+    stream.send('alpha ');
+    await until(sawText(() => first.frames, 'alpha '));
+    first.close(4000); // the page went away without stopping the answer
+    await first.closed;
+    const reloaded = connect(url, { type: 'resume', ask_id: null }, u.cookie);
+    await until(sawText(() => reloaded.frames, 'alpha '));
+    const userMessage = reloaded.frames.find((f) => f.type === 'message' && f.message?.role === 'user');
+    expect(userMessage).toBeDefined();
+    stream.send('beta');
+    stream.finish();
+    expect((await reloaded.closed).code).toBe(1000);
+    expect(answerText(reloaded.frames)).toBe('alpha beta');
+  });
+
+  it('stop works from another tab, and the partial answer is kept and charged', async () => {
+    const u = await user();
+    const asking = connect(url, question(randomUUID()), u.cookie);
+    const stream = await upstream.next();
+    stream.send('partial');
+    await until(sawText(() => asking.frames, 'partial'));
+    const other = connect(url, { type: 'stop', ask_id: null }, u.cookie);
+    await stream.aborted;
+    expect(await asking.closed).toEqual({ code: 1000, reason: 'tips.stopped' });
+    expect((await other.closed).code).toBe(1000);
+    await until(async () => (await t.ctx.coordination.chatStatus.get(u.id)) === null);
+    const log = await t.ctx.dbHandle.db
+      .selectFrom('ask_logs')
+      .select(['outcome', 'charged'])
+      .where('user_id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    expect(log).toEqual({ outcome: 'canceled', charged: 1 });
+    const loaded = await getUser(t.ctx, u.id);
+    expect(joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count).toBe(9);
+  });
+
+  it('a resume of an unknown answer is told so', async () => {
+    const u = await user();
+    const none = connect(url, { type: 'resume', ask_id: randomUUID(), after: 0 }, u.cookie);
+    expect(await none.closed).toEqual({ code: 4404, reason: 'errors.answerNotFound' });
+  });
+
+  it('deactivating a user closes their socket and stops the running answer', async () => {
+    const u = await user();
+    const asking = connect(url, question(randomUUID()), u.cookie);
+    const stream = await upstream.next();
+    stream.send('before');
+    await until(sawText(() => asking.frames, 'before'));
+    await updateUser(t.ctx, { userId: u.id, patch: { is_active: false } });
+    await stream.aborted;
+    expect(await asking.closed).toEqual({ code: 1008, reason: 'errors.unauthorized' });
+  });
+
+  it('asking counts as activity (last_active_time)', async () => {
+    const u = await user();
+    await t.ctx.dbHandle.db
+      .updateTable('users')
+      .set({ last_active_time: null })
+      .where('id', '=', u.id)
+      .execute();
+    const asking = connect(url, question(randomUUID()), u.cookie);
+    const stream = await upstream.next();
+    stream.send('hi');
+    stream.finish();
+    await asking.closed;
+    const row = await t.ctx.dbHandle.db
+      .selectFrom('users')
+      .select('last_active_time')
+      .where('id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    expect(row.last_active_time).not.toBeNull();
+  });
+});
+
+describe.runIf(!!process.env.CC_TEST_REDIS_URL)('answers survive a reconnect to another instance', () => {
+  let b: TestApp;
+  let urlB: string;
+  beforeAll(async () => {
+    b = await createTestApp({ data: { redis_prefix: t.ctx.config.data.redis_prefix } }, undefined, {}, t);
+    urlB = await b.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => b.close());
+
+  it('resumes through the other instance and stops from there', async () => {
+    const u = await user();
+    const askId = randomUUID();
+    const onA = connect(url, question(askId), u.cookie);
+    const stream = await upstream.next();
+    stream.send('from A ');
+    await until(sawText(() => onA.frames, 'from A '));
+    onA.drop();
+    await onA.closed;
+    stream.send('still A ');
+    const onB = connect(urlB, { type: 'resume', ask_id: askId, after: onA.frames.length }, u.cookie);
+    await until(sawText(() => [...onA.frames, ...onB.frames], 'still A '));
+    expect(answerText([...onA.frames, ...onB.frames])).toBe('from A still A ');
+    onB.send({ type: 'stop' });
+    await stream.aborted;
+    expect(await onB.closed).toEqual({ code: 1000, reason: 'tips.stopped' });
+  });
+});
