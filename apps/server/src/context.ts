@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatSource } from '@cc/contracts';
 import type { AppContext } from './app-context';
@@ -41,9 +42,17 @@ export interface ContextOptions {
 const SHARED_SETTINGS_REFRESH_MS = 30_000;
 const refreshTimers = new WeakMap<AppContext, NodeJS.Timeout>();
 
-async function startDemo(log: FastifyBaseLogger): Promise<DemoUpstream> {
+/** Where the demo upstream keeps its web conversations, so a restart does not lose them (nor their history). */
+export const DEMO_STATE_FILE = 'demo-upstream.json';
+
+async function startDemo(config: AppConfig, log: FastifyBaseLogger): Promise<DemoUpstream> {
   const { startEmulator } = await import('@cc/upstream-emulator');
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
+  const emulator = await startEmulator({
+    host: '127.0.0.1',
+    port: 0,
+    stateFile: path.join(config.data.data_dir, DEMO_STATE_FILE),
+    warn: (message) => log.warn(message),
+  });
   log.warn(
     `Demo upstream: no upstream base URL or credentials are configured, so the built-in emulator at ${emulator.url} answers. ` +
       'Configure credentials (admin → config) or openai_web.chatgpt_base_url / openai_api.openai_base_url to use a real provider.',
@@ -80,7 +89,7 @@ export async function createContext(
     const needsDemo =
       (!live.openai_web.chatgpt_base_url && !credentials.openai_web_access_token) ||
       (!live.openai_api.openai_base_url && !credentials.openai_api_key);
-    demo = options.demo !== false && needsDemo ? await startDemo(log) : null;
+    demo = options.demo !== false && needsDemo ? await startDemo(config, log) : null;
     const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime }, demo);
     await upstream.refresh();
     const servers = (source: string) => upstream.servers(source as ChatSource);

@@ -113,6 +113,14 @@ export const CompletionLog = z.object({
 });
 export type CompletionLog = z.infer<typeof CompletionLog>;
 
+/**
+ * Why a sync changed nothing: the upstream listed no conversation at all while some are valid here (no
+ * information, not a deletion), or too many valid conversations are missing upstream at once.
+ */
+export const SYNC_STOPS = ['upstream_empty', 'too_many_missing'] as const;
+export const SyncStop = z.enum(SYNC_STOPS);
+export type SyncStop = z.infer<typeof SyncStop>;
+
 /** `POST /api/system/action/sync-openai-web-conv`. */
 export const SyncSummary = z.object({
   /** Conversations listed by the upstream account. */
@@ -123,6 +131,12 @@ export const SyncSummary = z.object({
   invalidated: z.number().int(),
   /** Upstream conversations we did not know, inserted unassigned. */
   inserted: z.number().int(),
+  /** Rows valid before the sync. */
+  valid: z.number().int(),
+  /** Of those, the ones the upstream did not list: invalidated, unless the sync stopped. */
+  missing: z.number().int(),
+  /** Set when the sync stopped and changed nothing (then updated, invalidated and inserted are 0). */
+  stopped: SyncStop.nullable(),
 });
 export type SyncSummary = z.infer<typeof SyncSummary>;
 

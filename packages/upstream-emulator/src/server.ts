@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { apiRoutes } from './api-routes';
 import type { EmulatorCore, RequestContext, Route } from './context';
 import { parseFault } from './faults';
+import { loadConversations, StateFileWriter } from './persistence';
 import { blobRoutes, fileRoutes } from './files-routes';
 import { SCENARIOS } from './scenarios';
 import { EmulatorState } from './state';
@@ -81,6 +82,8 @@ class EmulatorServer implements EmulatorCore {
   private readonly controllers = new Set<AbortController>();
   private readonly sockets = new Set<Socket>();
   private readonly waiters = new Set<(r: RecordedRequest) => void>();
+  /** Keeps the web conversations in `opts.stateFile`, when given. */
+  private readonly stateFile: StateFileWriter | null = null;
   readonly server: Server;
 
   constructor(private readonly opts: EmulatorOptions) {
@@ -88,6 +91,11 @@ class EmulatorServer implements EmulatorCore {
     if (typeof knobs === 'string') throw new Error(`Invalid emulator knobs: ${knobs}`);
     this.initialKnobs = { ...DEFAULT_KNOBS, ...knobs };
     this.currentKnobs = { ...this.initialKnobs };
+    if (opts.stateFile) {
+      const warn = opts.warn ?? ((message: string) => console.warn(message));
+      this.state.restore(loadConversations(opts.stateFile, warn));
+      this.stateFile = new StateFileWriter(opts.stateFile, () => this.state.conversations.values(), warn);
+    }
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         console.error('[upstream-emulator] handler error', err);
@@ -146,6 +154,7 @@ class EmulatorServer implements EmulatorCore {
 
   reset(): void {
     this.state.reset();
+    this.stateFile?.changed();
     this.currentKnobs = { ...this.initialKnobs };
     this.fault = null;
     this.requests.length = 0;
@@ -199,7 +208,11 @@ class EmulatorServer implements EmulatorCore {
     this.closing = true;
     for (const controller of this.controllers) controller.abort();
     this.closed = new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
+      this.server.close(() => {
+        // Once the connections are gone, so that answers cut short by the close are saved as interrupted.
+        this.stateFile?.stop();
+        resolve();
+      });
       this.server.closeAllConnections();
       for (const socket of this.sockets) socket.destroy();
     });
@@ -242,6 +255,10 @@ class EmulatorServer implements EmulatorCore {
       receivedAt: Date.now(),
     };
     this.requests.push(record);
+    // Web conversations change only through non-GET backend-api requests; save once the response is over.
+    if (this.stateFile && record.method !== 'GET' && url.pathname.startsWith('/backend-api/')) {
+      res.once('close', () => this.stateFile?.changed());
+    }
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     (res as { writeHead: unknown }).writeHead = (...args: unknown[]): ServerResponse => {
       if (typeof args[0] === 'number') record.status = args[0];

@@ -70,6 +70,14 @@ export class EmulatorState {
     return ++this.conversationSeq;
   }
 
+  /** Takes back conversations kept from an earlier run (see `persistence.ts`). */
+  restore(conversations: readonly Conversation[]): void {
+    for (const c of conversations) {
+      this.conversations.set(c.id, c);
+      this.conversationSeq = Math.max(this.conversationSeq, c.seq);
+    }
+  }
+
   reset(): void {
     this.conversations.clear();
     this.files.clear();

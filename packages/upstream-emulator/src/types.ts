@@ -11,6 +11,14 @@ export interface EmulatorOptions {
   apiKey?: string;
   /** Initial streaming knobs; `reset()` returns to these. */
   knobs?: Partial<Knobs>;
+  /**
+   * A JSON file that keeps the web conversations over restarts: read at start when it exists, rewritten
+   * (temporary file + rename) shortly after every change and at `close()`. An unreadable file is moved to
+   * `<file>.corrupt` and the emulator starts empty. Without it everything is in memory.
+   */
+  stateFile?: string;
+  /** Where state file problems are reported (default `console.warn`). */
+  warn?: (message: string) => void;
 }
 
 export interface Knobs {

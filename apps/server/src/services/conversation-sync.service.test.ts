@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskResponse } from '@cc/contracts';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { taskRepository } from '../repositories/task.repository';
+import { updateUserSettings } from './user.service';
+import { joinSettings } from './user-settings';
 import { SYNC_TASK } from '../tasks/builtin';
 import { ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
@@ -20,6 +22,10 @@ beforeAll(async () => {
   admin = await t.login(ADMIN.username, ADMIN.password);
   emulator = t.ctx.demo!.emulator;
   const o = await t.createUser();
+  // The tests open more web conversations than the default per-minute limit allows.
+  const settings = joinSettings(o.setting, o.counters);
+  settings.openai_web.rate_limits = [];
+  await updateUserSettings(t.ctx, o.row.id, settings);
   owner = { id: o.row.id, cookie: await t.login(o.row.username, o.password) };
 });
 afterAll(() => t.close());
@@ -49,6 +55,20 @@ async function patchUpstream(id: string, body: object): Promise<void> {
   });
   expect(res.status).toBe(200);
 }
+
+/** Both sides empty: no upstream conversation, no local `openai_web` row. */
+async function startClean(): Promise<void> {
+  emulator.reset();
+  const repo = conversationRepository(t.ctx.dbHandle.db);
+  for (const c of await repo.list({ source: 'openai_web' })) await repo.delete(c.conversation_id);
+}
+
+async function validity(ids: string[]): Promise<number[]> {
+  const repo = conversationRepository(t.ctx.dbHandle.db);
+  return Promise.all(ids.map(async (id) => (await repo.findByUuid(id))!.is_valid));
+}
+
+const lastRun = async () => (await taskRepository(t.ctx.dbHandle.db).listRuns(SYNC_TASK, 1))[0];
 
 const sync = () =>
   t.app.inject({
@@ -107,7 +127,15 @@ describe('openai_web conversation sync', () => {
     });
 
     // A second sync finds nothing to change.
-    expect((await sync()).json().result).toEqual({ fetched: 3, updated: 0, invalidated: 0, inserted: 0 });
+    expect((await sync()).json().result).toEqual({
+      fetched: 3,
+      updated: 0,
+      invalidated: 0,
+      inserted: 0,
+      valid: 3,
+      missing: 0,
+      stopped: null,
+    });
 
     // The unassigned one shows in the admin filter and can be assigned.
     const unassigned = await t.app.inject({
@@ -138,5 +166,87 @@ describe('openai_web conversation sync', () => {
       await t.ctx.runtime.save(config);
     }
     expect(await repo.list({ source: 'openai_web' })).toEqual(before);
+  });
+
+  it('takes an empty upstream listing as no information: nothing changes and the run says so', async () => {
+    await startClean();
+    const ids = [await webConversation('Kept one'), await webConversation('Kept two')];
+    // The upstream forgets everything (a restarted in-memory upstream, an account switched behind our back).
+    emulator.reset();
+
+    const r = await sync();
+    expect(r.statusCode).toBe(200);
+    expect(r.json().result).toEqual({
+      fetched: 0,
+      updated: 0,
+      invalidated: 0,
+      inserted: 0,
+      valid: 2,
+      missing: 2,
+      stopped: 'upstream_empty',
+    });
+    expect(await validity(ids)).toEqual([1, 1]);
+    expect(await lastRun()).toMatchObject({
+      trigger: 'manual',
+      status: 'success',
+      output: 'stopped, nothing changed: the upstream listed no conversations while 2 are valid here',
+    });
+
+    // With nothing valid here, an empty listing is simply an empty account.
+    const repo = conversationRepository(t.ctx.dbHandle.db);
+    for (const id of ids) await repo.update(id, { is_valid: 0 });
+    expect((await sync()).json().result).toMatchObject({ fetched: 0, valid: 0, stopped: null });
+  });
+
+  it('stops instead of invalidating more than half of the valid conversations at once', async () => {
+    await startClean();
+    const ids: string[] = [];
+    for (const title of ['One', 'Two', 'Three', 'Four']) ids.push(await webConversation(title));
+    for (const id of ids.slice(0, 3)) await patchUpstream(id, { is_visible: false });
+    await patchUpstream(ids[3]!, { title: 'Renamed upstream' });
+
+    const r = await sync();
+    expect(r.statusCode).toBe(200);
+    expect(r.json().result).toEqual({
+      fetched: 1,
+      updated: 0,
+      invalidated: 0,
+      inserted: 0,
+      valid: 4,
+      missing: 3,
+      stopped: 'too_many_missing',
+    });
+    // Nothing at all was applied, not even the rename.
+    expect(await validity(ids)).toEqual([1, 1, 1, 1]);
+    expect((await conversationRepository(t.ctx.dbHandle.db).findByUuid(ids[3]!))!.title).toBe('Four');
+    expect((await lastRun())!.output).toBe(
+      'stopped, nothing changed: 3 of 4 valid conversations are missing upstream (more than half); ' +
+        'invalidate them by hand if that is right',
+    );
+
+    // Exactly half is not more than half: the sync goes ahead.
+    await patchUpstream(ids[0]!, { is_visible: true });
+    expect((await sync()).json().result).toMatchObject({ invalidated: 2, missing: 2, stopped: null });
+    expect(await validity(ids)).toEqual([1, 0, 0, 1]);
+  });
+
+  it('lets a few conversations go even when they are most of the valid ones', async () => {
+    await startClean();
+    const ids = [
+      await webConversation('Mine'),
+      await webConversation('Also mine'),
+      await webConversation('Left'),
+    ];
+    // 2 of 3 is more than half, but below the minimum the guard starts at.
+    await patchUpstream(ids[0]!, { is_visible: false });
+    await patchUpstream(ids[1]!, { is_visible: false });
+    expect((await sync()).json().result).toMatchObject({
+      fetched: 1,
+      invalidated: 2,
+      valid: 3,
+      stopped: null,
+    });
+    expect(await validity(ids)).toEqual([0, 0, 1]);
+    expect((await lastRun())!.output).toMatch(/^fetched 1, updated \d+, invalidated 2, inserted 0$/);
   });
 });

@@ -1,4 +1,4 @@
-import type { SyncSummary } from '@cc/contracts';
+import type { SyncStop, SyncSummary } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { nowIso } from '../repositories/executor';
@@ -8,6 +8,19 @@ import { webClient } from '../sources/openai-web/client';
 const PAGE = 80;
 /** A safety stop: 80 × 2500 = 200 000 conversations. */
 const MAX_PAGES = 2500;
+
+/**
+ * The guard against mass invalidation: a sync that would invalidate more than this share of the valid
+ * `openai_web` conversations stops and changes nothing. Losing most of an account at once is far more likely
+ * to be an upstream that forgot or switched accounts than users deleting their history; an admin who sees the
+ * report and knows better invalidates them by hand.
+ */
+const MAX_INVALIDATED_SHARE = 0.5;
+/**
+ * ...but only from this many: below it the sync goes ahead whatever the share, so where someone deleted one or
+ * two of few valid conversations (2 of 3) the sync still applies. An empty listing stops anyway (stopReason).
+ */
+const MIN_GUARDED_INVALIDATIONS = 3;
 
 interface UpstreamItem {
   title: string | null;
@@ -47,19 +60,55 @@ async function listUpstream(
   return { items, serverId: target.serverId };
 }
 
+/** Why the sync must not apply what it found, or null when it may. */
+function stopReason(s: SyncSummary): SyncStop | null {
+  // An empty listing says nothing about our conversations: the upstream may have lost its state (the demo
+  // upstream restarted in memory), or the account may have been switched.
+  if (s.fetched === 0 && s.valid > 0) return 'upstream_empty';
+  if (s.missing >= MIN_GUARDED_INVALIDATIONS && s.missing > s.valid * MAX_INVALIDATED_SHARE) {
+    return 'too_many_missing';
+  }
+  return null;
+}
+
+function stopMessage(s: SyncSummary): string {
+  return s.stopped === 'upstream_empty'
+    ? `openai_web sync stopped, nothing changed: the upstream listed no conversations while ${s.valid} are valid here`
+    : `openai_web sync stopped, nothing changed: ${s.missing} of ${s.valid} valid conversations are missing upstream`;
+}
+
 /**
  * Brings the local `openai_web` rows in line with the account: known rows take the upstream title and create
  * time and become valid again, rows missing upstream become invalid, unknown conversations are inserted without
- * an owner (an admin assigns them). The upstream list is read completely before anything changes.
+ * an owner (an admin assigns them). The upstream list is read completely before anything changes. Nothing
+ * changes at all (`stopped` says why, and a warning is logged) when the listing is empty while conversations are
+ * valid here, or when more than half of the valid ones (and at least 3) would be invalidated at once.
  */
 export async function syncOpenaiWebConversations(ctx: AppContext): Promise<SyncSummary> {
   const { items, serverId } = await listUpstream(ctx);
-  const summary: SyncSummary = { fetched: items.size, updated: 0, invalidated: 0, inserted: 0 };
+  const summary: SyncSummary = {
+    fetched: items.size,
+    updated: 0,
+    invalidated: 0,
+    inserted: 0,
+    valid: 0,
+    missing: 0,
+    stopped: null,
+  };
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const repo = conversationRepository(trx);
+    const rows = await repo.listForSync('openai_web');
+    for (const row of rows) {
+      if (!row.is_valid) continue;
+      summary.valid += 1;
+      if (!items.has(row.conversation_id)) summary.missing += 1;
+    }
+    summary.stopped = stopReason(summary);
+    if (summary.stopped) return;
+
     const now = nowIso();
     const known = new Set<string>();
-    for (const row of await repo.listForSync('openai_web')) {
+    for (const row of rows) {
       known.add(row.conversation_id);
       const upstream = items.get(row.conversation_id);
       if (!upstream) {
@@ -98,5 +147,11 @@ export async function syncOpenaiWebConversations(ctx: AppContext): Promise<SyncS
       summary.inserted += 1;
     }
   });
+  if (summary.stopped) {
+    ctx.log.warn(
+      { valid: summary.valid, missing: summary.missing, fetched: summary.fetched },
+      stopMessage(summary),
+    );
+  }
   return summary;
 }

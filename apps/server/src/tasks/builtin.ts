@@ -9,8 +9,19 @@ export const SYNC_TASK = 'sync_openai_web_conversations';
 export const HEALTH_TASK = 'server_health_check';
 export const RETENTION_TASK = 'stats_retention';
 
+/** The sync's run output (shown as is in the admin task page). */
 export function describeSync(s: SyncSummary): string {
-  return `fetched ${s.fetched}, updated ${s.updated}, invalidated ${s.invalidated}, inserted ${s.inserted}`;
+  switch (s.stopped) {
+    case 'upstream_empty':
+      return `stopped, nothing changed: the upstream listed no conversations while ${s.valid} are valid here`;
+    case 'too_many_missing':
+      return (
+        `stopped, nothing changed: ${s.missing} of ${s.valid} valid conversations are missing upstream ` +
+        '(more than half); invalidate them by hand if that is right'
+      );
+    case null:
+      return `fetched ${s.fetched}, updated ${s.updated}, invalidated ${s.invalidated}, inserted ${s.inserted}`;
+  }
 }
 
 /** The built-in background tasks (ARCHITECTURE §6). */

@@ -65,7 +65,9 @@ export interface TestApp {
 
 let seq = 0;
 
-/** The real app in-process with a fresh database and the initial admin. */
+export type TestDatabase = Awaited<ReturnType<typeof freshDatabase>>;
+
+/** The real app in-process with a fresh database and the initial admin; `close()` drops the database. */
 export async function createTestApp(
   config: ConfigInput = {},
   /** Adds test-only routes before the app is sealed. */
@@ -74,7 +76,33 @@ export async function createTestApp(
   /** Another app whose database and data directory this one shares, as a second instance would. */
   sibling?: TestApp,
 ): Promise<TestApp> {
-  const database = sibling ? { ...sibling.database, drop: () => Promise.resolve() } : await freshDatabase();
+  if (sibling) return openTestApp(sibling.database, config, extend, options);
+  const database = await freshDatabase();
+  try {
+    const t = await openTestApp(database, config, extend, options);
+    return {
+      ...t,
+      async close() {
+        await t.close();
+        await database.drop();
+      },
+    };
+  } catch (e) {
+    await database.drop();
+    throw e;
+  }
+}
+
+/**
+ * The real app on an existing database and data directory, as a server (re)started on them would be. Its
+ * `close()` keeps both, so another app can be opened on them (restart tests); the caller drops the database.
+ */
+export async function openTestApp(
+  database: Pick<TestDatabase, 'url' | 'dataDir'>,
+  config: ConfigInput = {},
+  extend?: (app: FastifyInstance) => void,
+  options: ContextOptions = {},
+): Promise<TestApp> {
   const cfg = loadConfig(
     { CC_DATA_DIR: database.dataDir },
     {
@@ -135,7 +163,6 @@ export async function createTestApp(
     async close() {
       await app.close();
       await closeContext(ctx);
-      await database.drop();
     },
   };
 }

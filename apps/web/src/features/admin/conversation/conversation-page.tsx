@@ -282,13 +282,15 @@ export function ConversationPage() {
       </Group>
       {syncSummary && (
         <Alert
-          color="blue"
-          title={ta('conversation.syncDone')}
+          color={syncSummary.stopped ? 'yellow' : 'blue'}
+          title={ta(syncSummary.stopped ? 'conversation.syncStopped' : 'conversation.syncDone')}
           withCloseButton
           onClose={() => setSyncSummary(null)}
           data-testid="sync-summary"
         >
-          {ta('conversation.syncSummary', { ...syncSummary })}
+          {syncSummary.stopped
+            ? ta(`conversation.syncStops.${syncSummary.stopped}`, { ...syncSummary })
+            : ta('conversation.syncSummary', { ...syncSummary })}
         </Alert>
       )}
       {selected.size > 0 && (
