@@ -99,6 +99,8 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const title = target.kind === 'draft' ? target.draft.title : history?.title;
   const pluginIds = target.kind === 'draft' ? target.draft.openaiWebPlugins : history?.metadata?.plugin_ids;
   const targetKey = target.kind === 'draft' ? 'draft' : target.conversationId;
+  const targetKindRef = useRef(target.kind);
+  targetKindRef.current = target.kind;
   const permissions = useMemo(() => uploadPermissions(user, source, model), [user, source, model]);
   const uploadsAllowed = canUpload(permissions);
   const uploads = useUploads(permissions);
@@ -107,9 +109,19 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const problemText = useProblemText();
 
   const handleSettled = useCallback(
-    (state: AskState, request: AskRequestInput) => {
+    (state: AskState, request: AskRequestInput | null) => {
       const conversationId = state.conversationId;
       void client.invalidateQueries({ queryKey: queryKeys.me });
+      if (!request) {
+        // An answer resumed after a reload: what it left is in the stored conversation.
+        resetRef.current();
+        if (conversationId) {
+          if (targetKindRef.current === 'draft') onConversationStarted(conversationId);
+          void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
+          void client.invalidateQueries({ queryKey: queryKeys.conversationList });
+        }
+        return;
+      }
       if (state.phase === 'finished' && conversationId) {
         const received = state.messages.filter(isServerMessage);
         client.setQueryData<ConversationHistory>(queryKeys.conversation(conversationId), (old) =>
@@ -156,10 +168,19 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     [client, onConversationStarted],
   );
 
-  const { state: ask, ask: startAsk, stop, reset } = useAsk({ onSettled: handleSettled });
+  const { state: asking, ask: startAsk, stop, reset, resume } = useAsk({ onSettled: handleSettled });
   const resetRef = useRef(reset);
   resetRef.current = reset;
-  const busy = !!ask && ACTIVE_PHASES.has(ask.phase);
+  const busy = !!asking && ACTIVE_PHASES.has(asking.phase);
+  // An answer resumed after a reload shows where it belongs: in its conversation, or on the new-chat page.
+  const ask =
+    asking &&
+    (target.kind === 'draft' || !asking.conversationId || asking.conversationId === target.conversationId)
+      ? asking
+      : null;
+
+  // The user's answer still running at the server (a reload, or coming back to the chat) continues live here.
+  useEffect(() => resume(), [resume]);
 
   useEffect(() => onBusyChange(busy), [busy, onBusyChange]);
 

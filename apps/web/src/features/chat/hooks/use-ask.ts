@@ -1,18 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { CHAT_CLOSE } from '@cc/contracts';
 import type { AskRequestInput, ChatMessage } from '@cc/contracts';
-import { openAsk } from '../../../lib/chat-socket';
-import type { AskConnection } from '../../../lib/chat-socket';
+import { openAsk, resumeCurrentAsk } from '../../../lib/chat-socket';
+import type { AskConnection, AskHandlers } from '../../../lib/chat-socket';
 import { applyClose, applyFrame, startAsk } from '../lib/ask-session';
 import type { AskState } from '../lib/ask-session';
 
 export interface UseAskOptions {
-  /** Called once when the socket closed, with the final state and the request. */
-  onSettled: (state: AskState, request: AskRequestInput) => void;
+  /**
+   * Called once when the answer ended, with the final state and the request (null for an answer resumed after a
+   * reload, whose request this page never saw).
+   */
+  onSettled: (state: AskState, request: AskRequestInput | null) => void;
 }
 
 /**
  * One question at a time over the chat websocket. Frames are folded into a ref and committed at most once per
- * animation frame, so a fast stream costs one render per frame, not per chunk.
+ * animation frame, so a fast stream costs one render per frame, not per chunk. The answer belongs to the server:
+ * leaving the page detaches from it, and `resume` picks up the user's answer in flight (after a reload).
  */
 export function useAsk({ onSettled }: UseAskOptions) {
   const [state, setState] = useState<AskState | null>(null);
@@ -27,31 +32,44 @@ export function useAsk({ onSettled }: UseAskOptions) {
     setState(stateRef.current);
   }, []);
 
+  const handlers = useCallback(
+    (request: AskRequestInput | null): AskHandlers => ({
+      onFrame: (frame) => {
+        // A resumed answer shows up with its first frame.
+        stateRef.current ??= startAsk(null, frame.conversation_id ?? null);
+        stateRef.current = applyFrame(stateRef.current, frame);
+        scheduled.current ??= requestAnimationFrame(commit);
+      },
+      onClose: (code, reason, byClient) => {
+        if (scheduled.current !== null) cancelAnimationFrame(scheduled.current);
+        scheduled.current = null;
+        connection.current = null;
+        if (!stateRef.current) return; // nothing to resume
+        const final = applyClose(stateRef.current, code, reason, byClient);
+        stateRef.current = final;
+        setState(final);
+        if (code !== CHAT_CLOSE.answerNotFound.code) settledRef.current(final, request);
+      },
+    }),
+    [commit],
+  );
+
   const ask = useCallback(
     (request: AskRequestInput, tempUser: ChatMessage | null) => {
       connection.current?.close();
       stateRef.current = startAsk(tempUser, request.conversation_id ?? null);
       setState(stateRef.current);
-      connection.current = openAsk(request, {
-        onFrame: (frame) => {
-          if (!stateRef.current) return;
-          stateRef.current = applyFrame(stateRef.current, frame);
-          scheduled.current ??= requestAnimationFrame(commit);
-        },
-        onClose: (code, reason, byClient) => {
-          if (!stateRef.current) return;
-          if (scheduled.current !== null) cancelAnimationFrame(scheduled.current);
-          scheduled.current = null;
-          const final = applyClose(stateRef.current, code, reason, byClient);
-          stateRef.current = final;
-          connection.current = null;
-          setState(final);
-          settledRef.current(final, request);
-        },
-      });
+      connection.current = openAsk(request, handlers(request));
     },
-    [commit],
+    [handlers],
   );
+
+  /** Follows the user's answer in flight, if any; the state appears with its first frame. */
+  const resume = useCallback(() => {
+    if (connection.current) return;
+    stateRef.current = null;
+    connection.current = resumeCurrentAsk(handlers(null));
+  }, [handlers]);
 
   const stop = useCallback(() => connection.current?.close(), []);
 
@@ -62,11 +80,12 @@ export function useAsk({ onSettled }: UseAskOptions) {
 
   useEffect(
     () => () => {
-      connection.current?.close();
+      connection.current?.detach();
+      connection.current = null;
       if (scheduled.current !== null) cancelAnimationFrame(scheduled.current);
     },
     [],
   );
 
-  return { state, ask, stop, reset };
+  return { state, ask, stop, reset, resume };
 }

@@ -1,0 +1,133 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AskResponse } from '@cc/contracts';
+import { openAsk, resumeCurrentAsk } from './chat-socket';
+
+class FakeSocket {
+  readyState: number = WebSocket.CONNECTING;
+  sent: unknown[] = [];
+  closedWith: number | null = null;
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: ((e: { code: number; reason: string }) => void) | null = null;
+  open() {
+    this.readyState = WebSocket.OPEN;
+    this.onopen?.();
+  }
+  frame(f: AskResponse) {
+    this.onmessage?.({ data: JSON.stringify(f) });
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code: number) {
+    this.closedWith = code;
+    this.readyState = WebSocket.CLOSED;
+  }
+  end(code: number, reason = '') {
+    this.readyState = WebSocket.CLOSED;
+    this.onclose?.({ code, reason });
+  }
+}
+
+function harness() {
+  const sockets: FakeSocket[] = [];
+  const timers: (() => void)[] = [];
+  const onFrame = vi.fn();
+  const onClose = vi.fn();
+  const options = {
+    createSocket: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s as unknown as WebSocket;
+    },
+    schedule: (fn: () => void) => void timers.push(fn),
+  };
+  return { sockets, timers, onFrame, onClose, options };
+}
+
+const delta = (append: string): AskResponse => ({
+  type: 'message',
+  conversation_id: 'c1',
+  delta: { message_id: 'a1', append },
+});
+
+describe('chat socket', () => {
+  it('a dropped connection resumes after the frames already received, once, and ends once', () => {
+    const h = harness();
+    openAsk(
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
+      h,
+      h.options,
+    );
+    const first = h.sockets[0]!;
+    first.open();
+    const askId = (first.sent[0] as { ask_id: string }).ask_id;
+    expect(askId).toMatch(/^[0-9a-f-]{36}$/);
+    first.frame({ type: 'waiting', tip: 'tips.waiting' });
+    first.frame(delta('a'));
+    first.end(1006);
+    expect(h.onClose).not.toHaveBeenCalled();
+    h.timers.shift()!();
+    const second = h.sockets[1]!;
+    second.open();
+    expect(second.sent[0]).toEqual({ type: 'resume', ask_id: askId, after: 2 });
+    second.frame(delta('b'));
+    second.end(1000, 'tips.finished');
+    expect(h.onFrame).toHaveBeenCalledTimes(3);
+    expect(h.onClose).toHaveBeenCalledExactlyOnceWith(1000, 'tips.finished', false);
+  });
+
+  it('stop between two sockets asks the server to stop on a socket of its own', () => {
+    const h = harness();
+    const c = openAsk(
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
+      h,
+      h.options,
+    );
+    h.sockets[0]!.open();
+    const askId = (h.sockets[0]!.sent[0] as { ask_id: string }).ask_id;
+    h.sockets[0]!.end(1006);
+    c.close();
+    const stopper = h.sockets[1]!;
+    stopper.open();
+    expect(stopper.sent[0]).toEqual({ type: 'stop', ask_id: askId });
+    expect(h.onClose).toHaveBeenCalledExactlyOnceWith(1000, '', true);
+    h.timers.forEach((fn) => fn());
+    expect(h.sockets).toHaveLength(2);
+  });
+
+  it('stop on an open socket closes it with 1000; leaving the page detaches with 4000', () => {
+    const h = harness();
+    const request = {
+      source: 'openai_api',
+      model: 'gpt_3_5',
+      new_conversation: true,
+      text_content: 'hi',
+    } as const;
+    openAsk(request, h, h.options).close();
+    // Still connecting: that socket is left and a socket of its own asks for the stop.
+    expect(h.sockets[0]!.closedWith).toBe(4000);
+    expect(h.sockets).toHaveLength(2);
+    const other = harness();
+    const c = openAsk(request, other, other.options);
+    other.sockets[0]!.open();
+    c.detach();
+    expect(other.sockets[0]!.closedWith).toBe(4000);
+    expect(other.onClose).not.toHaveBeenCalled();
+    const third = harness();
+    const d = openAsk(request, third, third.options);
+    third.sockets[0]!.open();
+    d.close();
+    expect(third.sockets[0]!.closedWith).toBe(1000);
+  });
+
+  it('resuming the current answer starts from its first frame; a drop then is final', () => {
+    const h = harness();
+    resumeCurrentAsk(h, h.options);
+    h.sockets[0]!.open();
+    expect(h.sockets[0]!.sent[0]).toEqual({ type: 'resume', ask_id: null, after: 0 });
+    h.sockets[0]!.end(1006);
+    expect(h.timers).toEqual([]);
+    expect(h.onClose).toHaveBeenCalledExactlyOnceWith(1006, '', false);
+  });
+});
