@@ -12,6 +12,32 @@ function currentId(page: Page): string {
   return new URL(page.url()).searchParams.get('id') ?? '';
 }
 
+test('a reload during an answer shows it continuing live, and stop still works', async ({ page }) => {
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E reload ${Date.now() % 100000}`);
+  await send(page, 'Hello');
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\?id=/);
+  const id = currentId(page);
+
+  // The upstream sends a few chunks, then pauses: the answer is still running when the page reloads.
+  await send(page, '#fault:stall=4 tell me a long story');
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  await expect(lastRow(page).locator('.cc-markdown, .cc-plain-text').first()).toBeVisible({
+    timeout: 20_000,
+  });
+  const before = (await lastRow(page).innerText()).trim();
+  expect(before.length).toBeGreaterThan(0);
+  await page.reload();
+
+  await expect(page).toHaveURL(new RegExp(`id=${id}`));
+  await expect(page.getByTestId('stop-button')).toBeVisible({ timeout: 20_000 });
+  await expect(lastRow(page)).toContainText(before.slice(0, 20));
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible();
+  await expect(page.getByTestId('ask-error')).toHaveCount(0);
+  await expect(lastRow(page)).toContainText(before.slice(0, 20));
+});
+
 for (const [source, model] of [
   ['OpenAI Web', /^GPT-3\.5/],
   ['OpenAI API', /^GPT-3\.5/],
