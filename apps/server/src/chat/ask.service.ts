@@ -3,7 +3,8 @@ import { CHAT_CLOSE, TIPS, isModelOfSource, upstreamErrorKey } from '@cc/contrac
 import type { AskRequest, ChatMessage, ChatSource, Config } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, UserRow } from '../db/schema';
-import { fail, isAppError } from '../http/errors';
+import { fail, isAppError } from '../errors/app-error';
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
@@ -20,7 +21,6 @@ import { FrameEncoder } from './frames';
 import { checkQuota, reserve } from './quota-ledger';
 import type { Reservation } from './quota-ledger';
 import type { Lease } from './scheduler';
-import { NoServerError, QueueTimeoutError } from './scheduler';
 
 const ADAPTERS: Record<ChatSource, SourceAdapter> = {
   openai_web: openaiWebAdapter,

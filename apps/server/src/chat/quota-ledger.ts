@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isGpt4Model } from '@cc/contracts';
 import type { ChatSource, Config, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import type { Executor } from '../repositories/executor';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
@@ -53,7 +53,7 @@ export async function checkQuota(
     const since = new Date(now.getTime() - limit.window_seconds * 1000).toISOString();
     const used = await rateEventRepository(db).countSince(input.userId, input.source, since);
     if (used >= limit.max_requests)
-      throw fail.rateLimited({ window_seconds: limit.window_seconds, max_requests: limit.max_requests });
+      throw fail.rateLimited(null, { seconds: limit.window_seconds, max: limit.max_requests });
   }
   if (!(s.available_models as string[]).includes(input.model)) throw fail.userNotAllowToUseModel(input.model);
   if (!(global.enabled_models as string[]).includes(input.model)) throw fail.modelNotEnabled(input.model);

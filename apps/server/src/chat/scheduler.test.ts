@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NoServerError, QueueTimeoutError, Scheduler } from './scheduler';
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
+import { Scheduler } from './scheduler';
 import type { ServerSlot } from './scheduler';
 
 const slot = (key: string, capacity = 1): ServerSlot => ({

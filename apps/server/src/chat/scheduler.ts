@@ -4,6 +4,7 @@
  * server they live on). Waiters learn their position, give up on timeout, and leave the queue when the client
  * does. In-process; several instances share one upstream account through Redis leases (coordination/).
  */
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
 
 export interface ServerSlot {
   /** Stable key: `db:<id>` for servers rows, `default:<source>` for the configured base URL. */
@@ -42,14 +43,6 @@ export interface QueueScheduler {
   /** True when every slot of the source is taken. */
   isBusy(source: string): Promise<boolean>;
   close(): Promise<void>;
-}
-
-export class QueueTimeoutError extends Error {
-  override name = 'QueueTimeoutError';
-}
-
-export class NoServerError extends Error {
-  override name = 'NoServerError';
 }
 
 interface Waiter {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { NoServerError, QueueTimeoutError } from '../chat/scheduler';
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
 import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from '../chat/scheduler';
 
 /** A waiter that stops refreshing its ticket (its instance died) leaves the queue after this long. */

@@ -14,7 +14,14 @@ export class UpstreamTimeout extends Error {
   override name = 'UpstreamTimeout';
 }
 
-/** The connection failed (refused, reset, DNS, TLS). */
+/** The connection failed (refused, reset, DNS, TLS) or the stream was cut off. */
 export class UpstreamNetworkError extends Error {
   override name = 'UpstreamNetworkError';
+  constructor(
+    message: string,
+    /** The internal code (`UND_ERR_SOCKET`, `ECONNREFUSED`, `STREAM_CUT`, …): for the log and for grouping. */
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
 }
