@@ -4,7 +4,7 @@ import type { RuntimeSettings } from './config/runtime-settings';
 import type { Secrets } from './config/secrets';
 import type { Coordination } from './coordination/types';
 import type { DbHandle } from './db/client';
-import type { QueueScheduler } from './chat/scheduler';
+import type { QueueScheduler } from './coordination/queue';
 import type { SecretBox } from './services/secret-box';
 import type { AdapterRegistry } from './sources/registry';
 import type { TaskRunner } from './tasks/runner';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageParams } from './envelope';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { ChatMessage } from './message';
 import { ChatSource, MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
@@ -135,35 +136,60 @@ export const AskResponse = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('error'),
     tip: z.string(),
+    /** A detail key (translated with `params`) or safe, desensitized text; never internal codes or JSON. */
     error_detail: z.string().nullable().optional(),
+    /** Interpolation values for `tip` (and for `error_detail` when it is a key). */
+    params: MessageParams.optional(),
     conversation_id: z.string().nullable().optional(),
   }),
 ]);
 export type AskResponse = z.infer<typeof AskResponse>;
 
+/** Websocket close codes (RFC 6455 §7.4.1) the chat socket uses, by meaning. */
+export const CLOSE_CODE = {
+  /** The answer is complete. */
+  normal: 1000,
+  /** The server ends the exchange: stopped, timed out, or the upstream failed. */
+  goingAway: 1001,
+  /** The AskRequest did not validate. */
+  invalidPayload: 1007,
+  /** Refused: not logged in, foreign origin, another ask running, quota or permission. */
+  policy: 1008,
+  /** Something unexpected on our side. */
+  internal: 1011,
+  /** The upstream could not be reached. */
+  badGateway: 1014,
+  /** A resume named an answer that is not (or no longer) kept. */
+  answerNotFound: 4404,
+} as const;
+export type CloseCode = (typeof CLOSE_CODE)[keyof typeof CLOSE_CODE];
+
 /** Websocket close codes and reasons (reasons are i18n keys). */
 export const CHAT_CLOSE = {
-  finished: { code: 1000, reason: 'tips.finished' },
+  finished: { code: CLOSE_CODE.normal, reason: 'tips.finished' },
   /** The user stopped the answer (from any tab): what arrived is kept. */
-  stopped: { code: 1000, reason: 'tips.stopped' },
-  terminated: { code: 1001, reason: 'tips.terminated' },
-  unauthorized: { code: 1008, reason: 'errors.unauthorized' },
-  originNotAllowed: { code: 1008, reason: 'errors.originNotAllowed' },
-  moreThanOneClient: { code: 1008, reason: 'errors.cannotConnectMoreThanOneClient' },
-  invalidAskRequest: { code: 1007, reason: 'errors.invalidAskRequest' },
+  stopped: { code: CLOSE_CODE.normal, reason: 'tips.stopped' },
+  terminated: { code: CLOSE_CODE.goingAway, reason: 'tips.terminated' },
+  unauthorized: { code: CLOSE_CODE.policy, reason: 'errors.unauthorized' },
+  originNotAllowed: { code: CLOSE_CODE.policy, reason: 'errors.originNotAllowed' },
+  moreThanOneClient: { code: CLOSE_CODE.policy, reason: 'errors.cannotConnectMoreThanOneClient' },
+  invalidAskRequest: { code: CLOSE_CODE.invalidPayload, reason: 'errors.invalidAskRequest' },
   /** Quota and permission refusals close 1008 with the error key as reason. */
-  refused: { code: 1008, reason: '' },
-  timeout: { code: 1001, reason: 'errors.timeout' },
-  queueTimeout: { code: 1001, reason: 'errors.queueTimeout' },
+  refused: { code: CLOSE_CODE.policy, reason: '' },
+  /** Waited longer than the queue timeout for a free upstream slot. */
+  queueTimeout: { code: CLOSE_CODE.goingAway, reason: 'errors.queueTimeout' },
+  /** No upstream server of the source is online (the tip says `errors.config`). */
+  noServer: { code: CLOSE_CODE.internal, reason: 'errors.unknownError' },
+  timeout: { code: CLOSE_CODE.goingAway, reason: 'errors.timeout' },
+  upstreamError: { code: CLOSE_CODE.goingAway, reason: 'errors.openaiResponseUnknownError' },
+  httpError: { code: CLOSE_CODE.badGateway, reason: 'errors.httpError' },
+  unknownError: { code: CLOSE_CODE.internal, reason: 'errors.unknownError' },
   /** A resume found no such answer (finished long ago, or never started): reload the conversation instead. */
-  answerNotFound: { code: 4404, reason: 'errors.answerNotFound' },
-  upstreamError: { code: 1001, reason: 'errors.openaiResponseUnknownError' },
-  httpError: { code: 1014, reason: 'errors.httpError' },
-  unknownError: { code: 1011, reason: 'errors.unknownError' },
-} as const;
+  answerNotFound: { code: CLOSE_CODE.answerNotFound, reason: 'errors.answerNotFound' },
+} as const satisfies Record<string, { code: CloseCode; reason: string }>;
 
 /**
- * Close codes a client uses. 1000 stops the answer (older clients stop by closing); `detach` leaves it running (the
- * page navigates away); a dropped connection (1001 going away, 1006) also leaves it running.
+ * Close codes a client uses. 1000 stops the answer (older clients stop by closing, some without a code: 1005);
+ * `detach` leaves it running (the page navigates away); a dropped connection (1001 going away, 1006) also does.
  */
-export const CLIENT_CLOSE = { stop: 1000, stopWithoutCode: 1005, detach: 4000 } as const;
+export const CLIENT_CLOSE = { stop: CLOSE_CODE.normal, stopWithoutCode: 1005, detach: 4000 } as const;

@@ -3,6 +3,13 @@ import { z } from 'zod';
 /** Envelope codes that mean success. */
 export const SUCCESS_CODES = [200, 201, 204] as const;
 
+/**
+ * Values interpolated into a message key (i18next `{{name}}`): `{ seconds: 60, max: 5 }` for
+ * `errors.rateLimited`. They apply to the message and to a detail that is itself a key. Plain values only.
+ */
+export const MessageParams = z.record(z.string(), z.union([z.string(), z.number()]));
+export type MessageParams = z.infer<typeof MessageParams>;
+
 /** Every JSON response: `{code, message, result}`. */
 export function envelope<T extends z.ZodType>(result: T) {
   return z.object({ code: z.number().int(), message: z.string(), result });
@@ -15,8 +22,12 @@ export const ValidationIssue = z.object({
 });
 export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
-export const ErrorEnvelope = envelope(z.unknown());
-export type Envelope<T> = { code: number; message: string; result: T };
+/**
+ * A failure: `message` is the i18n key the user reads, `params` its interpolation values (only when it takes
+ * some), `result` a detail key (translated with the same params), safe text, or machine-readable data.
+ */
+export const ErrorEnvelope = envelope(z.unknown()).extend({ params: MessageParams.optional() });
+export type Envelope<T> = { code: number; message: string; result: T; params?: MessageParams };
 
 export function isSuccessCode(code: number): boolean {
   return (SUCCESS_CODES as readonly number[]).includes(code);

@@ -42,6 +42,7 @@ export const ERRORS = {
   chatTypeNotEnabled: { code: 10403, status: 403, message: 'errors.chatTypeNotEnabled' },
   userChatTypeExpired: { code: 10403, status: 403, message: 'errors.userChatTypeExpired' },
   userNotAllowToAskAtThisTime: { code: 10403, status: 403, message: 'errors.userNotAllowToAskAtThisTime' },
+  /** params `{seconds, max}`: at most `max` questions per `seconds`. */
   rateLimited: { code: 429, status: 429, message: 'errors.rateLimited' },
   userNotAllowToUseModel: { code: 10403, status: 403, message: 'errors.userNotAllowToUseModel' },
   paidModelNotAvailable: { code: 10403, status: 403, message: 'errors.paidModelNotAvailable' },
@@ -91,6 +92,64 @@ export function upstreamErrorKey(status: number | null | undefined): string {
     : 'errors.openai.unknown';
 }
 
+/**
+ * Detail keys: what the server sends as an error's `result` (HTTP) or `error_detail` (websocket) when it has more
+ * to say than the message. The client translates them with the error's `params` (named in the comments).
+ */
+export const ERROR_DETAILS = {
+  /** `{username}` */
+  username: 'errors.detail.username',
+  conversationGoneUpstream: 'errors.detail.conversationGoneUpstream',
+  interpreterWebOnly: 'errors.detail.interpreterWebOnly',
+  fileNotFound: 'errors.detail.fileNotFound',
+  fileNoServerCopy: 'errors.detail.fileNoServerCopy',
+  fileMissingOnServer: 'errors.detail.fileMissingOnServer',
+  fileAccessDenied: 'errors.detail.fileAccessDenied',
+  notBrowserUpload: 'errors.detail.notBrowserUpload',
+  imageTypeUnsupported: 'errors.detail.imageTypeUnsupported',
+  assetPointerUnsupported: 'errors.detail.assetPointerUnsupported',
+  noUploadUrl: 'errors.detail.noUploadUrl',
+  webSourceNotAllowed: 'errors.detail.webSourceNotAllowed',
+  imagesNotAllowed: 'errors.detail.imagesNotAllowed',
+  attachmentsNotAllowed: 'errors.detail.attachmentsNotAllowed',
+  uploadNeedsGpt4Web: 'errors.detail.uploadNeedsGpt4Web',
+  serverUploadsOff: 'errors.detail.serverUploadsOff',
+  pluginsNeedPlus: 'errors.detail.pluginsNeedPlus',
+  pluginNotFound: 'errors.detail.pluginNotFound',
+  serverNotFound: 'errors.detail.serverNotFound',
+  taskNotFound: 'errors.detail.taskNotFound',
+  noWebUpstream: 'errors.detail.noWebUpstream',
+  statsRangeOrder: 'errors.detail.statsRangeOrder',
+  /** `{days}` */
+  statsRangeTooLong: 'errors.detail.statsRangeTooLong',
+  // the ask pipeline
+  /** `{date}` (ISO 8601) */
+  validUntil: 'errors.detail.validUntil',
+  parentNotInConversation: 'errors.detail.parentNotInConversation',
+  /** `{model}` */
+  unknownModel: 'errors.detail.unknownModel',
+  sourceMismatch: 'errors.detail.sourceMismatch',
+  pluginsNeedPluginsModel: 'errors.detail.pluginsNeedPluginsModel',
+  noServerOnline: 'errors.detail.noServerOnline',
+  // the upstream could not be reached (the internal code goes to the log only)
+  networkRefused: 'errors.detail.networkRefused',
+  networkDns: 'errors.detail.networkDns',
+  networkClosed: 'errors.detail.networkClosed',
+  networkTls: 'errors.detail.networkTls',
+  networkStreamCut: 'errors.detail.networkStreamCut',
+  networkFailed: 'errors.detail.networkFailed',
+  // requests Fastify refuses before a route runs
+  invalidJson: 'errors.detail.invalidJson',
+  emptyJson: 'errors.detail.emptyJson',
+  bodyTooLarge: 'errors.detail.bodyTooLarge',
+  unsupportedMediaType: 'errors.detail.unsupportedMediaType',
+  contentLengthMismatch: 'errors.detail.contentLengthMismatch',
+  multipartExpected: 'errors.detail.multipartExpected',
+  multipartLimit: 'errors.detail.multipartLimit',
+  /** `{seconds}` */
+  retryAfter: 'errors.detail.retryAfter',
+} as const;
+
 /** Every message key the client must translate (errors, upstream errors, field messages, tips). */
 export const VALIDATION_MESSAGES = {
   usernameRequired: 'validation.usernameRequired',
@@ -114,12 +173,15 @@ export const TIPS = {
   waiting: 'tips.waiting',
   finished: 'tips.finished',
   terminated: 'tips.terminated',
+  stopped: 'tips.stopped',
 } as const;
 
 export const ALL_MESSAGE_KEYS: readonly string[] = [
   ...new Set(Object.values(ERRORS).map((e) => e.message)),
   ...UPSTREAM_ERROR_STATUSES.map((s) => `errors.openai.${s}`),
   'errors.openai.unknown',
+  ...Object.values(ERROR_DETAILS),
+  'errors.answerNotFound',
   ...Object.values(VALIDATION_MESSAGES),
   ...Object.values(TIPS),
   'errors.openaiResponseUnknownError',

@@ -1,8 +1,8 @@
-import { isModelOfSource } from '@cc/contracts';
+import { ERROR_DETAILS, isModelOfSource } from '@cc/contracts';
 import type { AskRequest, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, UserRow } from '../db/schema';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { markUserActive } from '../services/auth.service';
 import { getConversationFor } from '../services/conversation.service';
 import { assertAskFilesUsable } from '../services/file.service';
@@ -40,7 +40,7 @@ async function conversationToContinue(
 ): Promise<ConversationRow> {
   const conversation = await getConversationFor(ctx, user, request.conversation_id!);
   if (!conversation.is_valid) throw fail.conversationAlreadyDeleted();
-  if (conversation.source !== request.source) throw fail.invalidParams('errors.detail.sourceMismatch');
+  if (conversation.source !== request.source) throw fail.invalidParams(ERROR_DETAILS.sourceMismatch);
   return conversation;
 }
 
@@ -56,7 +56,7 @@ export async function admitAsk(
 ): Promise<Admission> {
   const { source, model } = request;
   await markUserActive(ctx, user);
-  if (!isModelOfSource(source, model)) throw fail.invalidParams('errors.detail.unknownModel');
+  if (!isModelOfSource(source, model)) throw fail.invalidParams(ERROR_DETAILS.unknownModel, { model });
   const conversation = request.new_conversation ? null : await conversationToContinue(ctx, user, request);
   const loaded = await getUser(ctx, user.id);
   const setting = joinSettings(loaded.setting, loaded.counters);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CHAT_CLOSE, TIPS, upstreamErrorKey } from '@cc/contracts';
+import { CHAT_CLOSE, ERROR_DETAILS, TIPS } from '@cc/contracts';
 import type { AskRequest } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
-import { fail, isAppError } from '../http/errors';
+import { fail } from '../errors/app-error';
+import { describeFailure, toErrorFrame } from '../errors/describe-failure';
 import { messageRepository } from '../repositories/message.repository';
-import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
+import { UpstreamEmptyAnswer } from '../sources/errors';
 import type { AskInput, ContextMessage, SourceAdapter } from '../sources/types';
 import { admitAsk } from './admission';
 import type { Admission } from './admission';
@@ -13,8 +14,7 @@ import type { AnswerSink } from './frames';
 import { waitForServer, withFailover } from './queue';
 import type { QueueRequest } from './queue';
 import type { Reservation } from './quota-ledger';
-import type { Lease } from './scheduler';
-import { NoServerError, QueueTimeoutError } from './scheduler';
+import type { Lease } from '../coordination/queue';
 import { isAbort, settleAsk } from './settlement';
 import type { EndedAsk } from './settlement';
 import { StreamSession } from './stream-session';
@@ -112,7 +112,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     await withFailover(ctx, queue, run.lease, attempt, canRetry, (lease) => (run.lease = lease));
     // A stream that ended without any answer content (e.g. only a content filter verdict) is a failure: refunded,
     // no record, and the user is told.
-    if (!session.hasAssistantContent) throw new UpstreamError(null, 'the upstream answer had no content');
+    if (!session.hasAssistantContent) throw new UpstreamEmptyAnswer();
     await finishTitle(ctx, adapter, request, session, input);
     await settleAsk(ctx, ended(run), null);
     sink.close(CHAT_CLOSE.finished.code, CHAT_CLOSE.finished.reason);
@@ -122,7 +122,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     if (isAbort(e)) {
       const close = run.signal.reason === 'deactivated' ? CHAT_CLOSE.unauthorized : CHAT_CLOSE.stopped;
       sink.close(close.code, close.reason);
-    } else reportFailure(ctx, sink, e);
+    } else reportFailure(ctx, sink, e, session.conversationId);
   }
 }
 
@@ -180,7 +180,7 @@ async function pathContext(
   if (!parent || count === 0) return [];
   const rows = await messageRepository(ctx.dbHandle.db).listByConversation(conversationId);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  if (!byId.has(parent)) throw fail.invalidParams('errors.detail.parentNotInConversation');
+  if (!byId.has(parent)) throw fail.invalidParams(ERROR_DETAILS.parentNotInConversation);
   const path: ContextMessage[] = [];
   for (let cur = byId.get(parent); cur; cur = cur.parent ? byId.get(cur.parent) : undefined) {
     if ((cur.role === 'user' || cur.role === 'assistant' || cur.role === 'system') && cur.text) {
@@ -192,32 +192,10 @@ async function pathContext(
   return count === -1 ? path : path.slice(-count);
 }
 
-/** Desensitized upstream detail: no e-mail addresses, URLs reduced to their scheme. */
-function desensitize(text: string): string {
-  return text
-    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '***@***')
-    .replace(/https?:\/\/[^\s"']+/g, (u) => `${u.slice(0, u.indexOf('//') + 4)}***`)
-    .slice(0, 1000);
-}
-
-function reportFailure(ctx: AppContext, sink: AnswerSink, e: unknown): void {
-  const frame = (tip: string, detail: string | null, close: { code: number; reason: string }) => {
-    sink.send({ type: 'error', tip, error_detail: detail });
-    sink.close(close.code, close.reason || tip);
-  };
-  if (isAppError(e)) {
-    const detail =
-      e.result == null ? null : typeof e.result === 'string' ? e.result : JSON.stringify(e.result);
-    return frame(e.messageKey, detail, { code: CHAT_CLOSE.refused.code, reason: e.messageKey });
-  }
-  if (e instanceof QueueTimeoutError) return frame('errors.queueTimeout', null, CHAT_CLOSE.queueTimeout);
-  if (e instanceof NoServerError)
-    return frame('errors.config', 'no upstream server is online', CHAT_CLOSE.unknownError);
-  if (e instanceof UpstreamError)
-    return frame(upstreamErrorKey(e.status), desensitize(e.body), CHAT_CLOSE.upstreamError);
-  if (e instanceof UpstreamTimeout) return frame('errors.timeout', null, CHAT_CLOSE.timeout);
-  if (e instanceof UpstreamNetworkError)
-    return frame('errors.httpError', desensitize(e.message), CHAT_CLOSE.httpError);
-  ctx.log.error({ err: e }, 'ask failed');
-  return frame('errors.unknownError', null, CHAT_CLOSE.unknownError);
+/** Tells the client what went wrong (the same description as HTTP errors) and closes with its code. */
+function reportFailure(ctx: AppContext, sink: AnswerSink, e: unknown, conversationId: string | null): void {
+  const failure = describeFailure(e);
+  if (failure.level !== 'none') ctx.log[failure.level]({ err: e, ...failure.log }, 'ask failed');
+  sink.send(toErrorFrame(failure, conversationId));
+  sink.close(failure.close.code, failure.close.reason);
 }

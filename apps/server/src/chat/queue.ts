@@ -3,7 +3,7 @@ import type { ChatSource } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import type { AnswerSink } from './frames';
-import type { Lease } from './scheduler';
+import type { Lease } from '../coordination/queue';
 
 /** What the queue step needs to know about one ask. */
 export interface QueueRequest {

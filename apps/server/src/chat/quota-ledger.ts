@@ -1,6 +1,7 @@
+import { ERROR_DETAILS } from '@cc/contracts';
 import type { ChatSource, Config, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import type { Executor } from '../repositories/executor';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
@@ -50,13 +51,13 @@ export async function checkQuota(
   if (!s.allow_to_use) throw fail.userNotAllowToUseChatType(input.source);
   if (!global.enabled) throw fail.chatTypeNotEnabled(input.source);
   if (s.valid_until && now.getTime() > Date.parse(s.valid_until))
-    throw fail.userChatTypeExpired(`valid until: ${s.valid_until}`);
+    throw fail.userChatTypeExpired(ERROR_DETAILS.validUntil, { date: s.valid_until });
   if (!inSlot(now, s.daily_available_time_slots)) throw fail.userNotAllowToAskAtThisTime();
   for (const limit of s.rate_limits) {
     const since = new Date(now.getTime() - limit.window_seconds * 1000).toISOString();
     const used = await rateEventRepository(db).countSince(input.userId, input.source, since);
     if (used >= limit.max_requests)
-      throw fail.rateLimited({ window_seconds: limit.window_seconds, max_requests: limit.max_requests });
+      throw fail.rateLimited(null, { seconds: limit.window_seconds, max: limit.max_requests });
   }
   if (!(s.available_models as string[]).includes(input.model)) throw fail.userNotAllowToUseModel(input.model);
   if (!(global.enabled_models as string[]).includes(input.model)) throw fail.modelNotEnabled(input.model);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { NoServerError, QueueTimeoutError, Scheduler } from './scheduler';
-import type { ServerSlot } from './scheduler';
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
+import { Scheduler } from './scheduler';
+import type { ServerSlot } from '../coordination/queue';
 
 const slot = (key: string, capacity = 1): ServerSlot => ({
   key,

@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { UpstreamTimeout } from '../sources/errors';
 import type { Reservation } from './quota-ledger';
-import { QueueTimeoutError } from './scheduler';
+import { QueueTimeoutError } from '../errors/queue-errors';
 
 export type Outcome = 'success' | 'canceled' | 'error' | 'timeout';
 

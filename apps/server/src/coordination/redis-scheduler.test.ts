@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ServerSlot } from '../chat/scheduler';
-import { QueueTimeoutError } from '../chat/scheduler';
+import type { ServerSlot } from './queue';
+import { QueueTimeoutError } from '../errors/queue-errors';
 import { RedisScheduler } from './redis-scheduler';
 
 const url = process.env.CC_TEST_REDIS_URL;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { NoServerError, QueueTimeoutError } from '../chat/scheduler';
-import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from '../chat/scheduler';
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
+import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from './queue';
 
 /** A waiter that stops refreshing its ticket (its instance died) leaves the queue after this long. */
 const TICKET_TTL_MS = 10_000;

@@ -3,7 +3,7 @@ import { SESSION_COOKIE } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { Authenticated } from '../services/auth.service';
 import { authenticate } from '../services/auth.service';
-import { fail } from './errors';
+import { fail } from '../errors/app-error';
 
 /** Who may call a route. Declared on every route as `config: { access }`; undeclared /api routes need a user. */
 export type Access = 'public' | 'user' | 'superuser';

@@ -1,6 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_DETAILS } from '@cc/contracts';
+import { fail } from '../errors/app-error';
+import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
+import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
+
+/** Failures thrown by test routes, one per kind describeFailure knows. */
+const THROWN: Record<string, () => Error> = {
+  'rate-limited': () => fail.rateLimited(null, { seconds: 60, max: 5 }),
+  'user-exists': () => fail.userAlreadyExists(ERROR_DETAILS.username, { username: 'ann' }),
+  upstream: () => new UpstreamError(429, '{"error":{"message":"Rate limit reached for ann@example.com"}}'),
+  'upstream-timeout': () => new UpstreamTimeout('UND_ERR_HEADERS_TIMEOUT'),
+  network: () => new UpstreamNetworkError('UND_ERR_SOCKET other side closed', 'UND_ERR_SOCKET'),
+  'queue-timeout': () => new QueueTimeoutError(),
+  'no-server': () => new NoServerError('openai_web'),
+};
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,6 +23,11 @@ beforeAll(async () => {
     app.get('/api/test-boom', { config: { access: 'public' } }, () => {
       throw new Error('secret internal detail');
     });
+    for (const [name, make] of Object.entries(THROWN)) {
+      app.get(`/api/test-fail/${name}`, { config: { access: 'public' } }, () => {
+        throw make();
+      });
+    }
   });
 });
 afterAll(() => t.close());
@@ -42,7 +62,68 @@ describe('envelope and errors', () => {
       payload: '{"nickname": ',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 400, message: 'errors.invalidRequest' });
+    expect(res.json()).toEqual({
+      code: 400,
+      message: 'errors.invalidRequest',
+      result: ERROR_DETAILS.invalidJson,
+    });
+  });
+
+  it('every failure kind: status, code, message key, params and a result with nothing internal', async () => {
+    const get = async (name: string) => {
+      const res = await t.app.inject({ url: `/api/test-fail/${name}` });
+      expect(res.body).not.toMatch(/UND_ERR|window_seconds|ann@example/);
+      return [res.statusCode, res.json()];
+    };
+    expect(await get('rate-limited')).toEqual([
+      429,
+      { code: 429, message: 'errors.rateLimited', result: null, params: { seconds: 60, max: 5 } },
+    ]);
+    expect(await get('user-exists')).toEqual([
+      409,
+      {
+        code: 409,
+        message: 'errors.userAlreadyExists',
+        result: 'errors.detail.username',
+        params: { username: 'ann' },
+      },
+    ]);
+    expect(await get('upstream')).toEqual([
+      429,
+      { code: 429, message: 'errors.openai.429', result: 'Rate limit reached for ***@***' },
+    ]);
+    expect(await get('upstream-timeout')).toEqual([
+      504,
+      { code: 504, message: 'errors.timeout', result: null },
+    ]);
+    expect(await get('network')).toEqual([
+      502,
+      { code: 502, message: 'errors.httpError', result: ERROR_DETAILS.networkClosed },
+    ]);
+    expect(await get('queue-timeout')).toEqual([
+      504,
+      { code: 504, message: 'errors.queueTimeout', result: null },
+    ]);
+    expect(await get('no-server')).toEqual([
+      500,
+      { code: 500, message: 'errors.config', result: ERROR_DETAILS.noServerOnline },
+    ]);
+  });
+
+  it('a validation failure lists the issues with their message keys or zod texts and types', async () => {
+    const cookie = await t.login(ADMIN.username, ADMIN.password);
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/me',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: JSON.stringify({ nickname: 42 }),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 422,
+      message: 'errors.invalidParams',
+      result: { detail: [{ loc: ['body', 'nickname'], type: 'invalid_type' }] },
+    });
   });
 
   it('serves the web app and its assets to anonymous visitors, with the SPA fallback', async () => {

@@ -1,9 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { ERRORS, upstreamErrorKey } from '@cc/contracts';
+import { ERRORS, ERROR_DETAILS } from '@cc/contracts';
 import type { ValidationIssue } from '@cc/contracts';
-import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
-import { isAppError } from './errors';
+import { describeFailure, toErrorEnvelope } from '../errors/describe-failure';
 
 function toLoc(context: string | undefined, instancePath: string): (string | number)[] {
   const parts = instancePath
@@ -13,32 +12,33 @@ function toLoc(context: string | undefined, instancePath: string): (string | num
   return [context ?? 'body', ...parts];
 }
 
+/** Fastify's (and its plugins') own client errors, by code → the detail key the user reads. */
+const CLIENT_ERROR_DETAILS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: ERROR_DETAILS.invalidJson,
+  FST_ERR_CTP_EMPTY_JSON_BODY: ERROR_DETAILS.emptyJson,
+  FST_ERR_CTP_BODY_TOO_LARGE: ERROR_DETAILS.bodyTooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ERROR_DETAILS.unsupportedMediaType,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ERROR_DETAILS.contentLengthMismatch,
+  FST_INVALID_MULTIPART_CONTENT_TYPE: ERROR_DETAILS.multipartExpected,
+  FST_REQ_FILE_TOO_LARGE: ERROR_DETAILS.bodyTooLarge,
+  FST_PARTS_LIMIT: ERROR_DETAILS.multipartLimit,
+  FST_FILES_LIMIT: ERROR_DETAILS.multipartLimit,
+  FST_FIELDS_LIMIT: ERROR_DETAILS.multipartLimit,
+};
+
+/** Seconds until @fastify/rate-limit lets the client in again (it sets `retry-after` before refusing). */
+function retryAfterSeconds(reply: FastifyReply): number | null {
+  const value = Number(reply.getHeader('retry-after'));
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : null;
+}
+
 /**
- * One handler turns every failure into the envelope with a real HTTP status. Unexpected errors become a 500
+ * One handler turns every failure into the envelope with a real HTTP status: `describeFailure` for application,
+ * upstream and queue errors; validation and Fastify's own client errors here. Unexpected errors become a 500
  * whose details stay in the log, keyed by the request id the client sees.
  */
 export function registerErrorHandlers(app: FastifyInstance, options: { spaFallback: boolean }): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isAppError(error)) {
-      return reply.status(error.status).send({
-        code: error.def.code === error.def.status ? error.status : error.def.code,
-        message: error.messageKey,
-        result: error.result,
-      });
-    }
-    if (error instanceof UpstreamError) {
-      const status = error.status && error.status >= 400 ? error.status : 502;
-      request.log.warn({ status: error.status }, 'upstream error');
-      return reply
-        .status(status)
-        .send({ code: status, message: upstreamErrorKey(error.status), result: error.body.slice(0, 500) });
-    }
-    if (error instanceof UpstreamTimeout) {
-      return reply.status(504).send({ code: 504, message: ERRORS.timeout.message, result: null });
-    }
-    if (error instanceof UpstreamNetworkError) {
-      return reply.status(502).send({ code: 502, message: ERRORS.httpError.message, result: null });
-    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const detail: ValidationIssue[] = error.validation.map((v) => ({
         loc: toLoc(error.validationContext, v.instancePath),
@@ -53,20 +53,34 @@ export function registerErrorHandlers(app: FastifyInstance, options: { spaFallba
         .status(500)
         .send({ code: 500, message: ERRORS.internal.message, result: { request_id: request.id } });
     }
-    const status = error.statusCode ?? 500;
-    if (status === 429) {
-      return reply.status(429).send({ code: 429, message: ERRORS.tooManyRequests.message, result: null });
+    const failure = describeFailure(error);
+    if (failure.kind === 'unknown') {
+      const status = error.statusCode ?? 500;
+      if (status === 429) {
+        const seconds = retryAfterSeconds(reply);
+        return reply.status(429).send({
+          code: 429,
+          message: ERRORS.tooManyRequests.message,
+          result: seconds === null ? null : ERROR_DETAILS.retryAfter,
+          ...(seconds === null ? {} : { params: { seconds } }),
+        });
+      }
+      if (status >= 400 && status < 500) {
+        // Fastify's own client errors: bad JSON, unsupported media type, body too large, …
+        request.log.info({ code: error.code, reason: error.message }, 'client error');
+        return reply.status(status).send({
+          code: status,
+          message: ERRORS.invalidRequest.message,
+          result: CLIENT_ERROR_DETAILS[error.code] ?? null,
+        });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({ ...toErrorEnvelope(failure), result: { request_id: request.id } });
     }
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors: bad JSON, unsupported media type, body too large, …
-      return reply
-        .status(status)
-        .send({ code: status, message: ERRORS.invalidRequest.message, result: error.message });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({ code: 500, message: ERRORS.internal.message, result: { request_id: request.id } });
+    if (failure.level === 'error')
+      request.log.error({ err: error, ...failure.log }, `${failure.kind} failure`);
+    else if (failure.level === 'warn') request.log.warn({ ...failure.log }, `${failure.kind} failure`);
+    return reply.status(failure.status).send(toErrorEnvelope(failure));
   });
 
   app.setNotFoundHandler((request, reply) => {

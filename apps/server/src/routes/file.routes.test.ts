@@ -358,7 +358,10 @@ describe('upload permissions', () => {
 
   it("enforces the user's flags at upload-start and upload", async () => {
     const noImages = await user((s) => (s.openai_web.allow_uploading_multimodal_images = false));
-    expect(await startAs(noImages.cookie, 'multimodal')).toMatchObject({ ...refused, result: 'images' });
+    expect(await startAs(noImages.cookie, 'multimodal')).toMatchObject({
+      ...refused,
+      result: 'errors.detail.imagesNotAllowed',
+    });
     expect((await startAs(noImages.cookie, 'my_files')).code).toBe(200);
     const before = storedNames().length;
     const png = pngBytes(4, 4);
@@ -373,7 +376,10 @@ describe('upload permissions', () => {
     ).toBe(201);
 
     const noFiles = await user((s) => (s.openai_web.allow_uploading_attachments = false));
-    expect(await startAs(noFiles.cookie, 'my_files')).toMatchObject({ ...refused, result: 'attachments' });
+    expect(await startAs(noFiles.cookie, 'my_files')).toMatchObject({
+      ...refused,
+      result: 'errors.detail.attachmentsNotAllowed',
+    });
     expect(await startAs(noFiles.cookie, 'ace_upload')).toMatchObject(refused);
     expect((await startAs(noFiles.cookie, 'multimodal')).code).toBe(200);
     expect((await upload(noFiles.cookie, Buffer.from('text'), { filename: 't.txt' })).json()).toMatchObject(

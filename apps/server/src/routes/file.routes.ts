@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ERROR_DETAILS,
   FileIdParams,
   LocalUploadQuery,
   OpenaiWebFileIdParams,
@@ -14,7 +15,7 @@ import type { AppContext } from '../app-context';
 import { currentUser } from '../http/auth';
 import { sendDownload } from '../http/download';
 import { ok } from '../http/envelope';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { presentFile } from '../presenters/file.presenter';
 import {
   completeUpload,
@@ -26,8 +27,6 @@ import {
   startUpload,
   uploadLocalFile,
 } from '../services/file.service';
-
-const MULTIPART_EXPECTED = 'a multipart/form-data body with one `file` field is expected';
 
 /** Uploads (local copy and openai_web, SPEC §3/§4) and downloads of stored and upstream files. */
 export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -51,11 +50,11 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
       const part = await request
         .file({ limits: { fileSize: ctx.config.data.max_file_upload_size, files: 1 } })
         .catch(() => {
-          throw fail.invalidRequest(MULTIPART_EXPECTED);
+          throw fail.invalidRequest(ERROR_DETAILS.multipartExpected);
         });
       if (!part || part.fieldname !== 'file') {
         part?.file.resume();
-        throw fail.invalidRequest(MULTIPART_EXPECTED);
+        throw fail.invalidRequest(ERROR_DETAILS.multipartExpected);
       }
       const row = await uploadLocalFile(ctx, {
         actor,

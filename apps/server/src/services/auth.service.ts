@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../app-context';
 import type { SessionRow, UserRow } from '../db/schema';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { nowIso } from '../repositories/executor';
 import { sessionRepository } from '../repositories/session.repository';
 import { userRepository } from '../repositories/user.repository';

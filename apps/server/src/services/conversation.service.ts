@@ -1,3 +1,4 @@
+import { ERROR_DETAILS } from '@cc/contracts';
 import type {
   ChatSource,
   ConversationBulkRequest,
@@ -8,7 +9,7 @@ import type {
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, UserRow } from '../db/schema';
-import { fail, isAppError } from '../http/errors';
+import { fail, isAppError } from '../errors/app-error';
 import { canAccessConversation } from '../policies/conversation.policy';
 import { messageToRow, presentHistory } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
@@ -77,7 +78,7 @@ export async function getHistory(ctx: AppContext, row: ConversationRow): Promise
   } catch (e) {
     if (e instanceof UpstreamError && e.status === 404) {
       await conversationRepository(db).update(row.conversation_id, { is_valid: 0 });
-      throw fail.conversationNotFound('the conversation no longer exists upstream');
+      throw fail.conversationNotFound(ERROR_DETAILS.conversationGoneUpstream);
     }
     ctx.log.warn({ err: e }, 'upstream history unavailable, serving the local copy');
     return { ...(await local()), from_cache: true };
@@ -126,7 +127,7 @@ export async function assignConversation(
   username: string,
 ): Promise<ConversationRow> {
   const user = await userRepository(ctx.dbHandle.db).findByUsername(username);
-  if (!user) throw fail.userNotExist(username);
+  if (!user) throw fail.userNotExist(ERROR_DETAILS.username, { username });
   return (
     (await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { user_id: user.id })) ?? row
   );
@@ -168,8 +169,7 @@ export async function generateTitle(
 }
 
 export async function interpreterInfo(ctx: AppContext, row: ConversationRow): Promise<InterpreterInfo> {
-  if ((row.source as ChatSource) !== 'openai_web')
-    throw fail.invalidParams('only openai_web conversations have an interpreter');
+  if ((row.source as ChatSource) !== 'openai_web') throw fail.invalidParams(ERROR_DETAILS.interpreterWebOnly);
   return webClient(ctx.upstream.webTarget(row.server_id)).interpreter(row.conversation_id);
 }
 
@@ -180,19 +180,21 @@ export async function interpreterDownloadUrl(
   messageId: string,
   sandboxPath: string,
 ): Promise<string> {
-  if ((row.source as ChatSource) !== 'openai_web')
-    throw fail.invalidParams('only openai_web conversations have an interpreter');
+  if ((row.source as ChatSource) !== 'openai_web') throw fail.invalidParams(ERROR_DETAILS.interpreterWebOnly);
   try {
     const r = await webClient(ctx.upstream.webTarget(row.server_id)).interpreterDownload(
       row.conversation_id,
       messageId,
       sandboxPath,
     );
-    if (r.status !== 'success' || !r.download_url) throw fail.notFound(r.error_message ?? 'file');
+    if (r.status !== 'success' || !r.download_url) {
+      ctx.log.info({ reason: r.error_message }, 'interpreter file unavailable');
+      throw fail.notFound(ERROR_DETAILS.fileNotFound);
+    }
     return r.download_url;
   } catch (e) {
     // The interpreter has expired or the path is wrong: the file is gone.
-    if (e instanceof UpstreamError && e.status === 404) throw fail.notFound('file');
+    if (e instanceof UpstreamError && e.status === 404) throw fail.notFound(ERROR_DETAILS.fileNotFound);
     throw e;
   }
 }
@@ -241,7 +243,11 @@ export async function bulkConversationAction(
   let owner: UserRow | undefined;
   if (input.action === 'assign') {
     owner = await userRepository(ctx.dbHandle.db).findByUsername(input.username ?? '');
-    if (!owner) throw fail.userNotExist(input.username);
+    if (!owner) {
+      throw input.username
+        ? fail.userNotExist(ERROR_DETAILS.username, { username: input.username })
+        : fail.userNotExist();
+    }
   }
   const result: ConversationBulkResult = { succeeded: [], failed: [] };
   for (const id of new Set(input.conversation_ids)) {

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { imageSizeFromFile } from 'image-size/fromFile';
-import { IMAGE_MIME_TYPES } from '@cc/contracts';
+import { ERROR_DETAILS, IMAGE_MIME_TYPES } from '@cc/contracts';
 import type { FileUseCase, StartUploadRequest, StartUploadResponse } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { FileRow, UserRow } from '../db/schema';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { canAccessFile } from '../policies/file.policy';
 import { fileRepository } from '../repositories/file.repository';
 import { messageRepository } from '../repositories/message.repository';
@@ -62,19 +62,19 @@ export async function assertUploadAllowed(
   const config = ctx.runtime.current().openai_web;
   const loaded = await getUser(ctx, userId);
   const web = joinSettings(loaded.setting, loaded.counters).openai_web;
-  if (!config.enabled || !web.allow_to_use) throw fail.uploadingNotAllowed('openai_web');
+  if (!config.enabled || !web.allow_to_use) throw fail.uploadingNotAllowed(ERROR_DETAILS.webSourceNotAllowed);
   if (useCase === 'multimodal') {
     if (!config.enable_uploading_multimodal_images || !web.allow_uploading_multimodal_images)
-      throw fail.uploadingNotAllowed('images');
+      throw fail.uploadingNotAllowed(ERROR_DETAILS.imagesNotAllowed);
   } else if (!config.enable_uploading_attachments || !web.allow_uploading_attachments) {
-    throw fail.uploadingNotAllowed('attachments');
+    throw fail.uploadingNotAllowed(ERROR_DETAILS.attachmentsNotAllowed);
   }
 }
 
 /** Loads a file the actor may act on: unknown → 404, someone else's → 10403. */
 export async function getFileFor(ctx: AppContext, actor: UserRow, id: string): Promise<FileRow> {
   const row = await fileRepository(ctx.dbHandle.db).findById(id);
-  if (!row) throw fail.notFound('file');
+  if (!row) throw fail.notFound(ERROR_DETAILS.fileNotFound);
   if (!canAccessFile(actor, row)) throw fail.accessDenied();
   return row;
 }
@@ -115,8 +115,7 @@ export async function startUpload(ctx: AppContext, input: StartUploadInput): Pro
     file_size: request.file_size,
     use_case: request.use_case,
   });
-  if (!created.file_id || !created.upload_url)
-    throw fail.upstreamError('the upstream did not return an upload URL');
+  if (!created.file_id || !created.upload_url) throw fail.upstreamError(ERROR_DETAILS.noUploadUrl);
   const file = await fileRepository(ctx.dbHandle.db).insert({
     id: randomUUID(),
     original_filename: name,
@@ -142,7 +141,7 @@ function isComplete(row: FileRow): boolean {
 /** After the browser's PUT: tells the upstream, stores the download URL and clears the upload URL. */
 export async function completeUpload(ctx: AppContext, actor: UserRow, id: string): Promise<FileRow> {
   const row = await getFileFor(ctx, actor, id);
-  if (!row.openai_web_file_id) throw fail.invalidParams('the file was not started as a browser upload');
+  if (!row.openai_web_file_id) throw fail.invalidParams(ERROR_DETAILS.notBrowserUpload);
   if (isComplete(row)) return row;
   const done = await webClient(ctx.upstream.webTarget()).markFileUploaded(row.openai_web_file_id);
   return (
@@ -175,7 +174,7 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
   const { actor, file } = input;
   if (ctx.runtime.current().openai_web.file_upload_strategy === 'browser_upload_only') {
     discard(file.stream);
-    throw fail.uploadingNotAllowed('server uploads are off (file_upload_strategy browser_upload_only)');
+    throw fail.uploadingNotAllowed(ERROR_DETAILS.serverUploadsOff);
   }
   if (input.useCase) {
     try {
@@ -206,8 +205,7 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
     const imageType = image?.type ? IMAGE_TYPES[image.type] : undefined;
     const useCase = input.useCase ?? (imageType ? 'multimodal' : 'my_files');
     if (!input.useCase) await assertUploadAllowed(ctx, actor.id, useCase);
-    if (useCase === 'multimodal' && !imageType)
-      throw fail.invalidParams('an image upload must be a PNG, JPEG, GIF or WebP image');
+    if (useCase === 'multimodal' && !imageType) throw fail.invalidParams(ERROR_DETAILS.imageTypeUnsupported);
     return await fileRepository(ctx.dbHandle.db).insert({
       id,
       original_filename: sanitizeFilename(file.filename),
@@ -236,10 +234,10 @@ export async function openLocalFile(
   id: string,
 ): Promise<{ row: FileRow; size: number; stream: Readable }> {
   const row = await getFileFor(ctx, actor, id);
-  if (!row.storage_name) throw fail.notFound('the file has no copy on the server');
+  if (!row.storage_name) throw fail.notFound(ERROR_DETAILS.fileNoServerCopy);
   const file = path.join(uploadsDir(ctx), row.storage_name);
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw fail.notFound('the file is missing on the server');
+  if (!info?.isFile()) throw fail.notFound(ERROR_DETAILS.fileMissingOnServer);
   return { row, size: info.size, stream: createReadStream(file) };
 }
 
@@ -250,12 +248,12 @@ export async function openLocalFile(
 export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: string): Promise<FileRow> {
   const row = await getFileFor(ctx, actor, id);
   if (isComplete(row)) return row;
-  if (!row.storage_name) throw fail.invalidParams('the file has no copy on the server');
+  if (!row.storage_name) throw fail.invalidParams(ERROR_DETAILS.fileNoServerCopy);
   const useCase = (row.use_case as FileUseCase | null) ?? 'my_files';
   await assertUploadAllowed(ctx, actor.id, useCase);
   const file = path.join(uploadsDir(ctx), row.storage_name);
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw fail.notFound('the file is missing on the server');
+  if (!info?.isFile()) throw fail.notFound(ERROR_DETAILS.fileMissingOnServer);
   const target = ctx.upstream.webTarget();
   const client = webClient(target);
   const created = await client.createFile({
@@ -263,8 +261,7 @@ export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: stri
     file_size: info.size,
     use_case: useCase,
   });
-  if (!created.file_id || !created.upload_url)
-    throw fail.upstreamError('the upstream did not return an upload URL');
+  if (!created.file_id || !created.upload_url) throw fail.upstreamError(ERROR_DETAILS.noUploadUrl);
   const repo = fileRepository(ctx.dbHandle.db);
   await repo.update(row.id, {
     openai_web_file_id: created.file_id,
@@ -302,10 +299,10 @@ export async function assertOpenaiFileAccess(ctx: AppContext, actor: UserRow, fi
 async function upstreamDownloadUrl(ctx: AppContext, fileId: string) {
   try {
     const r = await webClient(ctx.upstream.webTarget()).fileDownload(fileId);
-    if (r.status !== 'success' || !r.download_url) throw fail.notFound('file');
+    if (r.status !== 'success' || !r.download_url) throw fail.notFound(ERROR_DETAILS.fileNotFound);
     return { url: r.download_url, fileName: r.file_name ?? null };
   } catch (e) {
-    if (e instanceof UpstreamError && e.status === 404) throw fail.notFound('file');
+    if (e instanceof UpstreamError && e.status === 404) throw fail.notFound(ERROR_DETAILS.fileNotFound);
     throw e;
   }
 }
@@ -369,7 +366,7 @@ function askFileIds(attachments: { id: string }[], imageParts: { asset_pointer: 
   const ids = new Set(attachments.map((a) => a.id));
   for (const p of imageParts) {
     const m = /^[a-z][a-z0-9+.-]*:\/\/(.+)$/i.exec(p.asset_pointer);
-    if (!m) throw fail.invalidParams(`unsupported asset pointer ${p.asset_pointer.slice(0, 80)}`);
+    if (!m) throw fail.invalidParams(ERROR_DETAILS.assetPointerUnsupported);
     ids.add(m[1]!);
   }
   return [...ids];
@@ -389,7 +386,7 @@ export async function assertAskFilesUsable(
     try {
       await assertOpenaiFileAccess(ctx, actor, id);
     } catch {
-      throw fail.accessDenied(`file ${id.slice(0, 80)}`);
+      throw fail.accessDenied(ERROR_DETAILS.fileAccessDenied);
     }
   }
 }

@@ -1,6 +1,7 @@
+import { ERROR_DETAILS } from '@cc/contracts';
 import type { Plugin, PluginList } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { webClient } from '../sources/openai-web/client';
 
 const INSTALLED_TTL_MS = 5 * 60_000;
@@ -12,7 +13,7 @@ function client(ctx: AppContext) {
 
 function requirePlus(ctx: AppContext): void {
   if (!ctx.runtime.current().openai_web.is_plus_account)
-    throw fail.paidModelNotAvailable('plugins need a Plus account');
+    throw fail.paidModelNotAvailable(ERROR_DETAILS.pluginsNeedPlus);
 }
 
 /** The plugin store (paged, filtered) of the web account. */
@@ -39,7 +40,7 @@ export async function getPlugin(ctx: AppContext, pluginId: string): Promise<Plug
   if (found) return found;
   const store = await client(ctx).approvedPlugins({ offset: 0, limit: 250, category: '', search: '' });
   const inStore = store.items.find((p) => p.id === pluginId);
-  if (!inStore) throw fail.notFound(`plugin ${pluginId}`);
+  if (!inStore) throw fail.notFound(ERROR_DETAILS.pluginNotFound);
   return inStore;
 }
 

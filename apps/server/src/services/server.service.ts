@@ -1,7 +1,8 @@
+import { ERROR_DETAILS } from '@cc/contracts';
 import type { ChatSource, MachineCreate, MachineInfo, MachineUpdate } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ServerRow } from '../db/schema';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { presentMachine } from '../presenters/machine.presenter';
 import { int, nowIso } from '../repositories/executor';
 import { serverRepository } from '../repositories/server.repository';
@@ -50,20 +51,21 @@ export async function updateServer(ctx: AppContext, input: MachineUpdate): Promi
   const { id, use_tls, ...rest } = input;
   const patch = { ...rest, ...(use_tls === undefined ? {} : { use_tls: int(use_tls) }) };
   const row = await serverRepository(ctx.dbHandle.db).update(id, patch);
-  if (!row) throw fail.notFound(`server ${id}`);
+  if (!row) throw fail.notFound(ERROR_DETAILS.serverNotFound);
   await ctx.upstream.refresh();
   return row;
 }
 
 export async function deleteServer(ctx: AppContext, id: number): Promise<void> {
-  if (!(await serverRepository(ctx.dbHandle.db).delete(id))) throw fail.notFound(`server ${id}`);
+  if (!(await serverRepository(ctx.dbHandle.db).delete(id)))
+    throw fail.notFound(ERROR_DETAILS.serverNotFound);
   await ctx.upstream.refresh();
 }
 
 /** Servers with what the scheduler sees now: asks in flight on each, and the source's queue length. */
 export async function serverInfo(ctx: AppContext, id?: number): Promise<MachineInfo[]> {
   const rows = await listServers(ctx, { id });
-  if (id !== undefined && rows.length === 0) throw fail.notFound(`server ${id}`);
+  if (id !== undefined && rows.length === 0) throw fail.notFound(ERROR_DETAILS.serverNotFound);
   return Promise.all(
     rows.map(async (r) => {
       const snap = await ctx.scheduler.snapshot(r.source);

@@ -1,7 +1,7 @@
 import type { AskStatsBucket, RequestStatsBucket, SystemInfo } from '@cc/contracts';
-import { SOURCES } from '@cc/contracts';
+import { ERROR_DETAILS, SOURCES } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { requestLogRepository } from '../repositories/request-log.repository';
@@ -9,7 +9,8 @@ import { userRepository } from '../repositories/user.repository';
 
 const DAY_MS = 86_400_000;
 /** The widest range one statistics call may cover. */
-const MAX_RANGE_MS = 366 * DAY_MS;
+const MAX_RANGE_DAYS = 366;
+const MAX_RANGE_MS = MAX_RANGE_DAYS * DAY_MS;
 
 export interface StatsRangeInput {
   /** Bucket size, seconds (one of STATS_GRANULARITIES). */
@@ -27,8 +28,9 @@ export function statsRange(input: Pick<StatsRangeInput, 'start_time' | 'end_time
 } {
   const end = input.end_time ? Date.parse(input.end_time) : Date.now();
   const start = input.start_time ? Date.parse(input.start_time) : end - DAY_MS;
-  if (!(start < end)) throw fail.invalidParams('start_time must be before end_time');
-  if (end - start > MAX_RANGE_MS) throw fail.invalidParams('the range may cover at most 366 days');
+  if (!(start < end)) throw fail.invalidParams(ERROR_DETAILS.statsRangeOrder);
+  if (end - start > MAX_RANGE_MS)
+    throw fail.invalidParams(ERROR_DETAILS.statsRangeTooLong, { days: MAX_RANGE_DAYS });
   return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
 }
 

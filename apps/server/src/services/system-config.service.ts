@@ -11,7 +11,7 @@ import {
 } from '@cc/contracts';
 import type { Config, ConfigSaved, CredentialsRead } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors/app-error';
 import { SYNC_TASK } from '../tasks/builtin';
 import { loadCredentials, saveCredentials } from './credentials.service';
 

@@ -1,9 +1,10 @@
+import { ERROR_DETAILS } from '@cc/contracts';
 import type { ChatSource, Config, Credentials } from '@cc/contracts';
 import type { Emulator } from '@cc/upstream-emulator';
 import type { AppContext } from '../app-context';
-import type { ServerSlot } from '../chat/scheduler';
+import type { ServerSlot } from '../coordination/queue';
 import type { ServerRow } from '../db/schema';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { serverRepository } from '../repositories/server.repository';
 import type { UpstreamTarget } from '../sources/types';
 import { loadCredentials } from './credentials.service';
@@ -102,7 +103,7 @@ export function createUpstreamDirectory(
     webTarget(serverId: number | null = null): UpstreamTarget {
       const servers = this.servers('openai_web');
       const slot = servers.find((s) => s.id === serverId) ?? servers[0];
-      if (!slot) throw fail.config('openai_web has no upstream: set openai_web.chatgpt_base_url');
+      if (!slot) throw fail.config(ERROR_DETAILS.noWebUpstream);
       const t = this.target('openai_web', slot);
       return { ...t, readTimeoutMs: t.connectTimeoutMs };
     },

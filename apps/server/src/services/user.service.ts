@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { API_MODELS, WEB_MODELS } from '@cc/contracts';
+import { API_MODELS, ERROR_DETAILS, WEB_MODELS } from '@cc/contracts';
 import type { UserCreate, UserSettingUpdate, UserUpdateAdmin, UserUpdateSelf } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow, UserRowUpdate, UserSettingsRow } from '../db/schema';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
 import type { CounterRow } from '../repositories/quota.repository';
@@ -43,9 +43,9 @@ export async function getUser(
   db: Executor = ctx.dbHandle.db,
 ): Promise<LoadedUser> {
   const row = await userRepository(db).findById(userId);
-  if (!row) throw fail.userNotExist(`user ${userId}`);
+  if (!row) throw fail.userNotExist();
   const [loaded] = await loadMany(db, [row]);
-  if (!loaded) throw fail.userNotExist(`user ${userId}`);
+  if (!loaded) throw fail.userNotExist();
   return loaded;
 }
 
@@ -96,7 +96,8 @@ export async function createUser(ctx: AppContext, input: CreateUserInput): Promi
   const hashed = await hashPassword(user.password);
   const settings = input.settings ?? ctx.runtime.current().user_defaults;
   return ctx.dbHandle.db.transaction().execute(async (trx) => {
-    if (await userRepository(trx).findByUsername(user.username)) throw fail.userAlreadyExists(user.username);
+    if (await userRepository(trx).findByUsername(user.username))
+      throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: user.username });
     const now = nowIso();
     const row = await userRepository(trx).insert({
       username: user.username,
@@ -134,10 +135,11 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
   const updated = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const users = userRepository(trx);
     const existing = await users.findById(userId);
-    if (!existing) throw fail.userNotExist(`user ${userId}`);
+    if (!existing) throw fail.userNotExist();
     const admin = patch as UserUpdateAdmin;
     if (admin.username !== undefined && admin.username !== existing.username) {
-      if (await users.findByUsername(admin.username)) throw fail.userAlreadyExists(admin.username);
+      if (await users.findByUsername(admin.username))
+        throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: admin.username });
     }
     const set: UserRowUpdate = { update_time: nowIso() };
     if (patch.email !== undefined) set.email = patch.email;
@@ -175,7 +177,7 @@ export async function deleteUser(ctx: AppContext, userId: number, actorId: numbe
   const db = ctx.dbHandle.db;
   const storageNames = await fileRepository(db).storageNamesOf(userId);
   const deleted = await userRepository(db).deleteById(userId);
-  if (!deleted) throw fail.userNotExist(`user ${userId}`);
+  if (!deleted) throw fail.userNotExist();
   await stopAnswerOf(ctx, userId);
   await removeStoredFiles(ctx, storageNames);
 }
@@ -188,7 +190,7 @@ export async function updateUserSettings(
 ): Promise<LoadedUser> {
   const loaded = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const current = await userSettingRepository(trx).findByUserId(userId);
-    if (!current) throw fail.userNotExist(`user ${userId}`);
+    if (!current) throw fail.userNotExist();
     const { stored, counters } = splitSettings(ctx.secretBox, update, sealedCustomKey(current));
     await userSettingRepository(trx).update(userId, stored);
     await quotaRepository(trx).replaceForUser(userId, counters);

@@ -14,12 +14,27 @@ export class UpstreamTimeout extends Error {
   override name = 'UpstreamTimeout';
 }
 
-/** The connection failed (refused, reset, DNS, TLS). */
+/** The connection failed (refused, reset, DNS, TLS) or the stream was cut off. */
 export class UpstreamNetworkError extends Error {
   override name = 'UpstreamNetworkError';
+  constructor(
+    message: string,
+    /** The internal code (`UND_ERR_SOCKET`, `ECONNREFUSED`, `STREAM_CUT`, …): for the log and for grouping. */
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** The stream closed cleanly without its `data: [DONE]` line. Sources decide whether the answer was complete. */
 export class UpstreamEndedWithoutDone extends UpstreamNetworkError {
   override name = 'UpstreamNetworkError';
+}
+
+/** The stream ended without any answer content (e.g. only a content filter verdict): nothing to show or charge. */
+export class UpstreamEmptyAnswer extends UpstreamError {
+  constructor() {
+    super(null, '');
+    this.message = 'the upstream answer had no content';
+  }
 }

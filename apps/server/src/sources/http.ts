@@ -61,7 +61,7 @@ function mapError(e: unknown, signal?: AbortSignal): Error {
   const code = (e as { code?: string }).code ?? '';
   if (/TIMEOUT/.test(code)) return new UpstreamTimeout(code);
   if (e instanceof UpstreamError) return e;
-  return new UpstreamNetworkError(`${code} ${(e as Error).message}`.trim());
+  return new UpstreamNetworkError(`${code} ${(e as Error).message}`.trim(), code || null);
 }
 
 async function* guarded(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {

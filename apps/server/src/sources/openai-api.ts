@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ERROR_DETAILS } from '@cc/contracts';
 import type { ApiChatMessage } from '@cc/contracts';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { UpstreamEndedWithoutDone, UpstreamError } from './errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from './http';
 import { parseSse } from './sse';
@@ -85,12 +86,12 @@ export const openaiApiAdapter: SourceAdapter = {
 
   checkRequest({ request }) {
     if ((request.openai_web_plugin_ids?.length ?? 0) > 0)
-      throw fail.invalidParams('errors.detail.pluginsNeedPluginsModel');
+      throw fail.invalidParams(ERROR_DETAILS.pluginsNeedPluginsModel);
     return { pluginIds: null };
   },
 
   checkUploads({ attachments, images }) {
-    if (attachments > 0 || images > 0) throw fail.uploadingNotAllowed('model');
+    if (attachments > 0 || images > 0) throw fail.uploadingNotAllowed(ERROR_DETAILS.uploadNeedsGpt4Web);
   },
 
   sharedCap: () => null,

@@ -39,5 +39,5 @@ export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator
   if (buffer.startsWith('data:')) data.push(buffer.slice(5).trimStart());
   if (yield* flush()) return;
   // The connection closed cleanly but the answer never said it was complete: it was cut off.
-  throw new UpstreamEndedWithoutDone('the upstream stream ended before data: [DONE]');
+  throw new UpstreamEndedWithoutDone('the upstream stream ended before data: [DONE]', 'STREAM_CUT');
 }

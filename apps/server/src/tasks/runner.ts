@@ -1,6 +1,7 @@
+import { ERROR_DETAILS } from '@cc/contracts';
 import type { Config, TaskRead, TaskRun, TaskUpdate } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { fail } from '../http/errors';
+import { fail } from '../errors/app-error';
 import { presentTask, presentTaskRun } from '../presenters/system.presenter';
 import { int, nowIso } from '../repositories/executor';
 import { taskRepository } from '../repositories/task.repository';
@@ -52,7 +53,7 @@ export function createTaskRunner(
 
   function definition(name: string): TaskDefinition {
     const def = byName.get(name);
-    if (!def) throw fail.notFound(`task ${name}`);
+    if (!def) throw fail.notFound(ERROR_DETAILS.taskNotFound);
     return def;
   }
 
@@ -124,7 +125,7 @@ export function createTaskRunner(
   /** Marks a task running for a run on demand (the schedule is kept), or refuses with 409. */
   async function claimNow(name: string): Promise<void> {
     await ensureRows();
-    if (inFlight.has(name)) throw fail.taskAlreadyRunning(name);
+    if (inFlight.has(name)) throw fail.taskAlreadyRunning();
     const row = await repo().findByName(name);
     const now = Date.now();
     const claimed = await repo().claim(name, {
@@ -132,7 +133,7 @@ export function createTaskRunner(
       staleBefore: new Date(now - staleAfterMs).toISOString(),
       nextRunTime: row?.next_run_time ?? later(row?.interval_seconds ?? 3600, now),
     });
-    if (!claimed) throw fail.taskAlreadyRunning(name);
+    if (!claimed) throw fail.taskAlreadyRunning();
   }
 
   /** Looks for due tasks and starts the ones this instance wins. */
@@ -239,7 +240,7 @@ export function createTaskRunner(
         interval_seconds: interval,
         next_run_time: later(interval),
       });
-      if (!updated) throw fail.notFound(`task ${name}`);
+      if (!updated) throw fail.notFound(ERROR_DETAILS.taskNotFound);
       return presentTask(updated, def.description);
     },
     /** One scheduler pass now (tests). */

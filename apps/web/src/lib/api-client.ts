@@ -1,5 +1,5 @@
 import { isSuccessCode } from '@cc/contracts';
-import type { ValidationIssue } from '@cc/contracts';
+import type { MessageParams, ValidationIssue } from '@cc/contracts';
 import { AUTH_DIALOG_EXEMPT } from '../config/paths';
 
 /** A response that carried the `{code, message, result}` envelope with a non-success code. */
@@ -15,6 +15,8 @@ export class ApiError extends Error {
     /** HTTP status of the response. */
     readonly status: number,
     readonly url: string,
+    /** Interpolation values for the message key (and for the result when it is a key). */
+    readonly params?: MessageParams,
   ) {
     super(`${code} ${messageKey}`);
   }
@@ -81,6 +83,16 @@ function report(error: RequestError, url: string, options: RequestOptions): void
   for (const listener of listeners) listener(event);
 }
 
+/** The envelope's `params`: plain string or number values only (anything else is dropped). */
+function paramsOf(value: unknown): MessageParams | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    (entry): entry is [string, string | number] =>
+      typeof entry[1] === 'string' || typeof entry[1] === 'number',
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
 function isEnvelope(value: unknown): value is { code: number; message: string; result: unknown } {
   return (
     typeof value === 'object' &&
@@ -118,7 +130,8 @@ export function settleResponse<T>(
   }
   if (isEnvelope(parsed)) {
     if (isSuccessCode(parsed.code) && ok) return parsed.result as T;
-    const error = new ApiError(parsed.code, parsed.message, parsed.result, status, url);
+    const params = paramsOf((parsed as { params?: unknown }).params);
+    const error = new ApiError(parsed.code, parsed.message, parsed.result, status, url, params);
     report(error, url, options);
     throw error;
   }

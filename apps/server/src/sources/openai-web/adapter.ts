@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isGpt4Model } from '@cc/contracts';
+import { ERROR_DETAILS, isGpt4Model } from '@cc/contracts';
 import type { WebChatMessage } from '@cc/contracts';
-import { fail } from '../../http/errors';
+import { fail } from '../../errors/app-error';
 import { UpstreamError } from '../errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from '../http';
 import { parseSse } from '../sse';
@@ -56,7 +56,7 @@ function streamError(item: StreamItem): UpstreamError {
 function pluginsOf({ request, conversation }: RequestCheck): string[] | null {
   const requested = request.openai_web_plugin_ids ?? [];
   if (request.model !== PLUGINS_MODEL) {
-    if (requested.length > 0) throw fail.invalidParams('errors.detail.pluginsNeedPluginsModel');
+    if (requested.length > 0) throw fail.invalidParams(ERROR_DETAILS.pluginsNeedPluginsModel);
     return null;
   }
   if (conversation) return conversation.pluginIds;
@@ -71,18 +71,18 @@ export const openaiWebAdapter: SourceAdapter = {
 
   checkUploads({ model, attachments, images, setting, config }) {
     if (attachments === 0 && images === 0) return;
-    if (!isGpt4Model(model)) throw fail.uploadingNotAllowed('model');
+    if (!isGpt4Model(model)) throw fail.uploadingNotAllowed(ERROR_DETAILS.uploadNeedsGpt4Web);
     const web = setting.openai_web;
     if (
       attachments > 0 &&
       !(web.allow_uploading_attachments && config.openai_web.enable_uploading_attachments)
     )
-      throw fail.uploadingNotAllowed('attachments');
+      throw fail.uploadingNotAllowed(ERROR_DETAILS.attachmentsNotAllowed);
     if (
       images > 0 &&
       !(web.allow_uploading_multimodal_images && config.openai_web.enable_uploading_multimodal_images)
     )
-      throw fail.uploadingNotAllowed('images');
+      throw fail.uploadingNotAllowed(ERROR_DETAILS.imagesNotAllowed);
   },
 
   sharedCap(config, model) {

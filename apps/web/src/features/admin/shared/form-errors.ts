@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '@cc/contracts';
 import { ApiError } from '../../../lib/api-client';
+import { issueTypeKey } from '../../../lib/errors';
 
 /** Field path → message (already translated). Paths join with dots: `openai_web.rate_limits.0.window_seconds`. */
 export type FieldErrors = Record<string, string>;
@@ -7,14 +8,19 @@ export type FieldErrors = Record<string, string>;
 type Translate = (key: string) => string;
 type Exists = (key: string) => boolean;
 
-/** A message that is an i18n key is translated; anything else (a zod default text) is shown as is. */
-export function translateMessage(message: string, t: Translate, exists: Exists): string {
-  return exists(message) ? t(message) : message;
+/**
+ * A message that is an i18n key is translated; anything else (zod's English default text) gives the translated
+ * generic message for the issue's code.
+ */
+export function translateMessage(message: string, t: Translate, exists: Exists, code?: string): string {
+  return exists(message) ? t(message) : t(issueTypeKey(code));
 }
 
 export interface PathIssue {
   path: readonly PropertyKey[];
   message: string;
+  /** The zod issue code (server issues: their `type`), for a generic message when `message` is not a key. */
+  code?: string;
 }
 
 /** Client-side (zod) issues → field errors; the first issue of a field wins. */
@@ -22,7 +28,7 @@ export function issuesToErrors(issues: readonly PathIssue[], t: Translate, exist
   const out: FieldErrors = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join('.');
-    out[key] ??= translateMessage(issue.message, t, exists);
+    out[key] ??= translateMessage(issue.message, t, exists, issue.code);
   }
   return out;
 }
@@ -37,6 +43,7 @@ export function serverIssuesToErrors(
     issues.map((issue) => ({
       path: (issue.loc ?? []).filter((p, i) => !(i === 0 && ['body', 'query', 'params'].includes(String(p)))),
       message: issue.msg,
+      code: issue.type,
     })),
     t,
     exists,

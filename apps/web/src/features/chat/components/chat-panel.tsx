@@ -19,7 +19,7 @@ import { useUser } from '../../../lib/session';
 import { generateTitle } from '../api/generate-title';
 import { useAsk } from '../hooks/use-ask';
 import { useUploads } from '../hooks/use-uploads';
-import { describeAskFailure, isServerMessage } from '../lib/ask-session';
+import { askFailureRawDetail, describeAskFailure, isServerMessage } from '../lib/ask-session';
 import type { AskState } from '../lib/ask-session';
 import { WEB_CONTINUE_TEXT, buildAskRequest, makeTempUserMessage } from '../lib/build-request';
 import type { AskTarget } from '../lib/build-request';
@@ -48,6 +48,26 @@ interface Props {
 }
 
 const ACTIVE_PHASES = new Set(['connecting', 'queueing', 'waiting', 'streaming']);
+
+/**
+ * What the upstream provider said, folded away: it is usually English and meant for the administrator the message
+ * tells the user to contact, so the translated message stays the only thing read inline.
+ */
+function RawDetail({ text, label }: { text: string | null; label: string }) {
+  if (!text) return null;
+  return (
+    <details className="cc-ask-error-detail" data-testid="ask-error-detail">
+      <summary>
+        <Text span size="xs" c="dimmed">
+          {label}
+        </Text>
+      </summary>
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        {text}
+      </Text>
+    </details>
+  );
+}
 
 function PendingRow({ state }: { state: AskState }) {
   const { t } = useTranslation();
@@ -292,6 +312,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         >
           <Stack gap="xs">
             <Text size="sm">{describeAskFailure(ask, t)}</Text>
+            <RawDetail text={askFailureRawDetail(ask)} label={t('chat.errorDetails')} />
             <Group gap="xs">
               <Button size="xs" onClick={handleRetry}>
                 {t('chat.retry')}

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import type { AskResponse } from '@cc/contracts';
 import { api, web } from '../../../test/fixtures';
+import { i18n } from '../../../i18n';
 import { textOf } from '../../../lib/conversation/history';
-import { applyClose, applyFrame, describeAskFailure, startAsk } from './ask-session';
+import { applyClose, applyFrame, askFailureRawDetail, describeAskFailure, startAsk } from './ask-session';
+import type { AskState } from './ask-session';
 
 const t = (key: string) => `T(${key})`;
+const en = i18n.getFixedT('en-US');
+const zh = i18n.getFixedT('zh-CN');
+
+/** An ask that got this error frame and then the close the server sends after it. */
+function failedWith(frame: AskResponse, close: [number, string]): AskState {
+  return applyClose(applyFrame(startAsk(null, 'c'), frame), close[0], close[1], false);
+}
 
 describe('ask session', () => {
   it('walks queueing → waiting → message frames with deltas, replacing the temp user bubble', () => {
@@ -55,7 +65,9 @@ describe('ask session', () => {
     s = applyFrame(s, { type: 'error', tip: 'errors.openai.429', error_detail: 'slow down' });
     s = applyClose(s, 1001, 'errors.openaiResponseUnknownError', false);
     expect(s.phase).toBe('failed');
-    expect(describeAskFailure(s, t)).toBe('T(errors.openai.429): slow down');
+    // The provider's own words are not read inline: they wait behind the "details" disclosure.
+    expect(describeAskFailure(s, t)).toBe('T(errors.openai.429)');
+    expect(askFailureRawDetail(s)).toBe('slow down');
     const refused = applyClose(startAsk(null, 'c'), 1008, 'errors.noAvailableModelAskCount', false);
     expect(describeAskFailure(refused, t)).toBe(
       'T(chat.close.1008) (1008): T(errors.noAvailableModelAskCount)',
@@ -64,5 +76,59 @@ describe('ask session', () => {
       'T(chat.close.unknown) (4999)',
     );
     expect(applyClose(startAsk(null, 'c'), 1000, 'tips.finished', false).phase).toBe('failed');
+  });
+
+  it('the rate limit reads "at most 5 per 60 s" in en-US and in Chinese in zh-CN, without JSON', () => {
+    const s = failedWith(
+      { type: 'error', tip: 'errors.rateLimited', error_detail: null, params: { seconds: 60, max: 5 } },
+      [1008, 'errors.rateLimited'],
+    );
+    expect(describeAskFailure(s, en)).toContain('at most 5 per 60 s');
+    expect(describeAskFailure(s, zh)).toBe('提问过于频繁：每 60 秒最多 5 次，请稍候');
+    expect(describeAskFailure(s, en)).not.toMatch(/[{}]/);
+    // An older server's JSON detail is neither read inline nor offered as details.
+    const old = failedWith(
+      { type: 'error', tip: 'errors.rateLimited', error_detail: '{"window_seconds":60,"max_requests":5}' },
+      [1008, 'errors.rateLimited'],
+    );
+    expect(describeAskFailure(old, zh)).not.toMatch(/[{}]|window_seconds/);
+    expect(askFailureRawDetail(old)).toBeNull();
+  });
+
+  it('an upstream error reads as the translated tip; the provider text only as raw details', () => {
+    const s = failedWith(
+      {
+        type: 'error',
+        tip: 'errors.openai.429',
+        error_detail: 'Rate limit reached for gpt-4 in organization',
+      },
+      [1001, 'errors.openaiResponseUnknownError'],
+    );
+    expect(describeAskFailure(s, zh)).toBe('上游返回 429：可能超出了模型使用限制，请稍后再试或联系管理员');
+    expect(askFailureRawDetail(s)).toBe('Rate limit reached for gpt-4 in organization');
+  });
+
+  it('a network failure reads as translated words, never an internal code', () => {
+    const s = failedWith(
+      { type: 'error', tip: 'errors.httpError', error_detail: 'errors.detail.networkClosed' },
+      [1014, 'errors.httpError'],
+    );
+    expect(describeAskFailure(s, zh)).toBe('HTTP 错误: 上游意外断开了连接');
+    expect(describeAskFailure(s, en)).toBe('HTTP error: The upstream closed the connection unexpectedly');
+    expect(askFailureRawDetail(s)).toBeNull();
+    // An older server sent undici's code and English text: neither reaches the screen.
+    const old = failedWith(
+      { type: 'error', tip: 'errors.httpError', error_detail: 'UND_ERR_SOCKET other side closed' },
+      [1014, 'errors.httpError'],
+    );
+    expect(describeAskFailure(old, en)).toBe('HTTP error');
+    expect(askFailureRawDetail(old)).toBeNull();
+  });
+
+  it('an unknown tip or a close reason that is not a key is never shown raw', () => {
+    const s = failedWith({ type: 'error', tip: 'errors.brandNew' }, [1011, 'errors.unknownError']);
+    expect(describeAskFailure(s, en)).toBe('Unknown error');
+    const proxy = applyClose(startAsk(null, 'c'), 1008, 'Forbidden by proxy', false);
+    expect(describeAskFailure(proxy, en)).toBe('The request was refused (1008)');
   });
 });

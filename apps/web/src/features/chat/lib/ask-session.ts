@@ -1,5 +1,7 @@
-import type { AskResponse, ChatMessage } from '@cc/contracts';
+import type { AskResponse, ChatMessage, MessageParams } from '@cc/contracts';
 import { appendText } from '../../../lib/conversation/history';
+import { isServerKey, translateServerKey, translateServerMessage } from '../../../lib/errors';
+import type { Translate } from '../../../lib/errors';
 
 export type AskPhase =
   'connecting' | 'queueing' | 'waiting' | 'streaming' | 'finished' | 'failed' | 'aborted';
@@ -14,7 +16,8 @@ export interface AskState {
   title: string | null;
   /** Messages in arrival order; a `temp_` user message until the server echoes its own. */
   messages: ChatMessage[];
-  error: { tip: string; detail: string | null } | null;
+  /** The error frame: its tip key, detail (a key or the provider's desensitized text) and params. */
+  error: { tip: string; detail: string | null; params?: MessageParams } | null;
   close: { code: number; reason: string } | null;
 }
 
@@ -58,7 +61,14 @@ export function applyFrame(state: AskState, frame: AskResponse): AskState {
         conversationId: frame.conversation_id ?? state.conversationId,
       };
     case 'error':
-      return { ...state, error: { tip: frame.tip, detail: frame.error_detail ?? null } };
+      return {
+        ...state,
+        error: {
+          tip: frame.tip,
+          detail: frame.error_detail ?? null,
+          ...(frame.params ? { params: frame.params } : {}),
+        },
+      };
     case 'message': {
       let messages = state.messages;
       if (frame.message) messages = upsert(messages, frame.message);
@@ -108,14 +118,32 @@ const CLOSE_CODE_KEYS: Record<number, string> = {
   1014: 'chat.close.1014',
 };
 
-/** The failure in words: the error frame's tip and detail, else the close code's meaning and reason. */
-export function describeAskFailure(state: AskState, t: (key: string) => string): string {
+/**
+ * The failure in words, translated: the error frame's tip (with its params) and its detail when that is a key,
+ * else the close code's meaning and reason. Raw text from the server or the provider is not part of it (see
+ * `askFailureRawDetail`).
+ */
+export function describeAskFailure(state: AskState, t: Translate): string {
   if (state.error) {
-    const tip = t(state.error.tip);
-    return state.error.detail ? `${tip}: ${state.error.detail}` : tip;
+    const { tip, detail, params } = state.error;
+    const text = translateServerMessage(tip, t, params);
+    const translatedDetail = translateServerKey(detail, t, params);
+    return translatedDetail ? `${text}: ${translatedDetail}` : text;
   }
   const code = state.close?.code ?? 1006;
   const meaning = t(CLOSE_CODE_KEYS[code] ?? 'chat.close.unknown');
-  const reason = state.close?.reason ? t(state.close.reason) : '';
+  const reason = translateServerKey(state.close?.reason, t);
   return `${meaning} (${code})${reason ? `: ${reason}` : ''}`;
+}
+
+/**
+ * The error frame's detail when it is raw text (what the upstream provider said, desensitized, usually English):
+ * shown only behind a "details" disclosure, never inline. Keys, JSON and internal codes give null.
+ */
+export function askFailureRawDetail(state: AskState): string | null {
+  const detail = state.error?.detail?.trim();
+  if (!detail || isServerKey(detail)) return null;
+  if (detail.startsWith('{') || detail.startsWith('[')) return null;
+  if (/\bUND_ERR_[A-Z_]+\b/.test(detail)) return null;
+  return detail;
 }

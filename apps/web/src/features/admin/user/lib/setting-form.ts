@@ -125,6 +125,7 @@ export function validateSettingForm(form: SettingForm): PathIssue[] {
   return result.error.issues.map((issue) => ({
     path: issue.path.map((p) => (p === 'custom_openai_api_settings' ? 'custom' : p)),
     message: issue.message,
+    code: issue.code,
   }));
 }
 
