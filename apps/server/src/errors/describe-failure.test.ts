@@ -64,6 +64,7 @@ describe('describeFailure: websocket semantics are those of the old reportFailur
       policy: 1008,
       internal: 1011,
       badGateway: 1014,
+      answerNotFound: 4404,
     });
     expect(CHAT_CLOSE.queueTimeout).toEqual({ code: 1001, reason: 'errors.queueTimeout' });
     expect(CHAT_CLOSE.noServer).toEqual({ code: 1011, reason: 'errors.unknownError' });
