@@ -80,6 +80,8 @@ describe('what an ask leaves behind', () => {
 
   it('while the upstream pauses mid-answer, what arrived reaches the database within about a second', async () => {
     const u = await user();
+    const chunkSize = 8;
+    t.ctx.demo!.emulator.setKnobs({ chunkSize });
     const live = openAsk(
       url,
       {
@@ -91,16 +93,11 @@ describe('what an ask leaves behind', () => {
       u.cookie,
     );
     try {
-      // The stall comes after six stream events; wait until the answer has stopped growing.
-      await until(() => assistantText(live.frames).length > 0, 10_000);
-      let seen = -1;
-      await until(async () => {
-        const now = assistantText(live.frames).length;
-        const still = now === seen;
-        seen = now;
-        if (!still) await new Promise((r) => setTimeout(r, 150));
-        return still;
-      }, 10_000);
+      // The stall comes after six stream events: the assistant role, then five pieces of `chunkSize` characters.
+      // Wait until all of them have arrived (nothing more comes while the upstream pauses).
+      const seen = 5 * chunkSize;
+      await until(() => assistantText(live.frames).length >= seen, 10_000);
+      expect(assistantText(live.frames)).toHaveLength(seen);
       const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
       const id = conv.type === 'message' ? conv.conversation_id : '';
       const stored = async () => {

@@ -555,12 +555,14 @@ describe('refusals and the queue', () => {
     expect(again.code).toBe(1000);
   });
 
-  it('flushes a long answer to the database while it streams (at most ~1 s behind)', async () => {
+  it('flushes a long answer to the database while it streams', async () => {
     const u = await userCookie();
+    // 600 words sent 4 characters a chunk, 60 chunks a second: well over 10 s of stream; the test watches its
+    // start. (The ~1 s flush interval itself is not timed here: that would fail on a busy machine.)
     emulator.setKnobs({ tokensPerSecond: 60, chunkSize: 4 });
     const live = openAsk(
       url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 300' },
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 600' },
       u.cookie,
     );
     await until(
@@ -569,14 +571,23 @@ describe('refusals and the queue', () => {
     );
     const conv = messages(live.frames)[0]!.conversation_id;
     const streamed = lastText(live.frames).length;
-    await new Promise((r) => setTimeout(r, 1200));
-    const rows = await t.ctx.dbHandle.db
-      .selectFrom('messages')
-      .select(['role', 'text'])
-      .where('conversation_id', '=', conv)
-      .execute();
-    const stored = rows.find((r) => r.role === 'assistant')?.text.length ?? 0;
-    expect(stored).toBeGreaterThanOrEqual(streamed);
+    const upstream = emulator.requests
+      .filter((r) => r.path === '/v1/chat/completions' && (r.body as { stream?: boolean }).stream)
+      .pop()!;
+    // Poll (no fixed wait) until the database holds what the client had seen, noting whether the upstream
+    // was still streaming at that moment: the answer is saved as it streams, not only at its end.
+    let stillStreaming = false;
+    await until(async () => {
+      const row = await t.ctx.dbHandle.db
+        .selectFrom('messages')
+        .select('text')
+        .where('conversation_id', '=', conv)
+        .where('role', '=', 'assistant')
+        .executeTakeFirst();
+      stillStreaming = upstream.endedAt === undefined;
+      return (row?.text.length ?? 0) >= streamed;
+    }, 10_000);
+    expect(stillStreaming).toBe(true);
     expect(live.frames.some((f) => f.type === 'message' && f.title)).toBe(false);
     live.close();
     await live.closed;

@@ -1,35 +1,61 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../test/chat-client';
 import { memoryCoordination } from './memory';
 import { redisCoordination } from './redis';
 import type { Coordination } from './types';
+
+/** An implementation under test; `advance` moves its clock when the test owns it (memory), not Redis's. */
+interface Subject {
+  c: Coordination;
+  advance?: (ms: number) => void;
+}
 
 const made: Coordination[] = [];
 afterAll(async () => {
   for (const c of made) await c.close();
 });
 
-const implementations: [string, () => Coordination][] = [['memory', () => memoryCoordination()]];
+function memory(): Subject {
+  let now = Date.parse('2024-01-01T00:00:00Z');
+  return {
+    c: memoryCoordination({ now: () => now }),
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+const implementations: [string, () => Subject][] = [['memory', memory]];
 const redisUrl = process.env.CC_TEST_REDIS_URL;
 if (redisUrl)
   implementations.push([
     'redis',
-    () => redisCoordination(redisUrl, `cc_test_${randomBytes(4).toString('hex')}:`),
+    () => ({ c: redisCoordination(redisUrl, `cc_test_${randomBytes(4).toString('hex')}:`) }),
   ]);
 
 describe.each(implementations)('%s coordination', (_name, make) => {
   it('counts hits in a window and resets', async () => {
-    const c = make();
+    const { c, advance } = make();
     made.push(c);
     expect(await c.counter.hit('k', 60)).toBe(1);
     expect(await c.counter.hit('k', 60)).toBe(2);
     expect(await c.counter.peek('k')).toBe(2);
     await c.counter.reset('k');
     expect(await c.counter.peek('k')).toBe(0);
+    if (advance) {
+      // The window ends 60 s after its first hit.
+      await c.counter.hit('w', 60);
+      advance(59_999);
+      expect(await c.counter.hit('w', 60)).toBe(2);
+      advance(1);
+      expect(await c.counter.peek('w')).toBe(0);
+      expect(await c.counter.hit('w', 60)).toBe(1);
+    }
   });
 
   it('chat status is a per-user lock whose lease expires', async () => {
-    const c = make();
+    const { c, advance } = make();
     made.push(c);
     expect(await c.chatStatus.tryAcquire(1, 60)).toBe(true);
     expect(await c.chatStatus.tryAcquire(1, 60)).toBe(false);
@@ -43,8 +69,15 @@ describe.each(implementations)('%s coordination', (_name, make) => {
     ]);
     await c.chatStatus.release(1);
     expect(await c.chatStatus.get(1)).toBeNull();
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await c.chatStatus.get(2)).toBeNull();
+    // User 2's 1 s lease runs out: on the test's clock (memory), or on Redis's own clock, polled.
+    if (advance) {
+      advance(999);
+      expect(await c.chatStatus.get(2)).toBe('queueing');
+      advance(1);
+      expect(await c.chatStatus.get(2)).toBeNull();
+    } else {
+      await until(async () => (await c.chatStatus.get(2)) === null, 5000);
+    }
     expect(await c.chatStatus.tryAcquire(2, 60)).toBe(true);
     // Setting the status of a user who holds no lease creates nothing.
     await c.chatStatus.set(3, 'asking');

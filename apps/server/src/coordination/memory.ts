@@ -1,12 +1,17 @@
 import { MemoryAnswerLog } from './answer-log';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
+/** Epoch milliseconds now. */
+export type Clock = () => number;
+
 /** Fixed-window counters in this process. */
 export class MemoryCounter implements Counter {
   private readonly entries = new Map<string, { count: number; expiresAt: number }>();
 
+  constructor(private readonly now: Clock = () => Date.now()) {}
+
   hit(key: string, windowSeconds: number): Promise<number> {
-    const now = Date.now();
+    const now = this.now();
     const e = this.entries.get(key);
     if (!e || e.expiresAt <= now) {
       this.entries.set(key, { count: 1, expiresAt: now + windowSeconds * 1000 });
@@ -19,7 +24,7 @@ export class MemoryCounter implements Counter {
 
   peek(key: string): Promise<number> {
     const e = this.entries.get(key);
-    return Promise.resolve(!e || e.expiresAt <= Date.now() ? 0 : e.count);
+    return Promise.resolve(!e || e.expiresAt <= this.now() ? 0 : e.count);
   }
 
   reset(key: string): Promise<void> {
@@ -38,9 +43,11 @@ export class MemoryCounter implements Counter {
 export class MemoryChatStatus implements ChatStatusRegistry {
   private readonly entries = new Map<number, { status: LiveChatStatus; expiresAt: number }>();
 
+  constructor(private readonly now: Clock = () => Date.now()) {}
+
   private live(userId: number) {
     const e = this.entries.get(userId);
-    if (e && e.expiresAt <= Date.now()) {
+    if (e && e.expiresAt <= this.now()) {
       this.entries.delete(userId);
       return undefined;
     }
@@ -49,7 +56,7 @@ export class MemoryChatStatus implements ChatStatusRegistry {
 
   tryAcquire(userId: number, leaseSeconds: number): Promise<boolean> {
     if (this.live(userId)) return Promise.resolve(false);
-    this.entries.set(userId, { status: 'queueing', expiresAt: Date.now() + leaseSeconds * 1000 });
+    this.entries.set(userId, { status: 'queueing', expiresAt: this.now() + leaseSeconds * 1000 });
     return Promise.resolve(true);
   }
 
@@ -61,7 +68,7 @@ export class MemoryChatStatus implements ChatStatusRegistry {
 
   renew(userId: number, leaseSeconds: number): Promise<void> {
     const e = this.live(userId);
-    if (e) e.expiresAt = Date.now() + leaseSeconds * 1000;
+    if (e) e.expiresAt = this.now() + leaseSeconds * 1000;
     return Promise.resolve();
   }
 
@@ -84,11 +91,16 @@ export class MemoryChatStatus implements ChatStatusRegistry {
   }
 }
 
-export function memoryCoordination(): Coordination {
+export interface MemoryCoordinationOptions {
+  /** Clock of the counter windows and chat-status leases (default Date.now; tests pass a fake one). */
+  now?: Clock;
+}
+
+export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coordination {
   const answers = new MemoryAnswerLog();
   return {
-    counter: new MemoryCounter(),
-    chatStatus: new MemoryChatStatus(),
+    counter: new MemoryCounter(options.now),
+    chatStatus: new MemoryChatStatus(options.now),
     answers,
     close: () => answers.close(),
   };

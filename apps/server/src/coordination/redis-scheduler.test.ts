@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerSlot } from './queue';
 import { QueueTimeoutError } from '../errors/queue-errors';
+import { until } from '../test/chat-client';
 import { RedisScheduler } from './redis-scheduler';
 
 const url = process.env.CC_TEST_REDIS_URL;
@@ -25,47 +26,57 @@ function instances(n: number): RedisScheduler[] {
 describe.runIf(url)('RedisScheduler (several instances)', () => {
   it('shares one slot across instances, FIFO, with positions', async () => {
     const [a, b] = instances(2) as [RedisScheduler, RedisScheduler];
-    const first = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 5000 });
+    const first = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
     const positions: number[] = [];
     const order: string[] = [];
     const second = b
       .acquire({
         source: 'x',
         signal: new AbortController().signal,
-        timeoutMs: 5000,
+        timeoutMs: 20_000,
         onPosition: (p) => positions.push(p),
       })
       .then((l) => {
         order.push('second');
         return l;
       });
+    // The second is in the queue before the third asks (they ask through different connections).
+    await until(() => positions.length > 0);
     const third = a
-      .acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 5000 })
+      .acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 })
       .then((l) => {
         order.push('third');
         return l;
       });
-    await new Promise((r) => setTimeout(r, 200));
+    await until(async () => (await b.snapshot('x')).waiting === 2);
     expect(await b.isBusy('x')).toBe(true);
-    expect((await b.snapshot('x')).waiting).toBe(2);
-    expect(positions[0]).toBe(1);
+    expect(positions).toEqual([1]);
     first.release();
     (await second).release();
     (await third).release();
     expect(order).toEqual(['second', 'third']);
-    await new Promise((r) => setTimeout(r, 50));
+    // release() returns at once; the slot is freed in Redis just after.
+    await until(async () => (await a.snapshot('x')).inFlight['default:x'] === 0);
     expect(await a.snapshot('x')).toMatchObject({ waiting: 0, inFlight: { 'default:x': 0 } });
   });
 
   it('a waiter that leaves or times out frees its place', async () => {
     const [a, b] = instances(2) as [RedisScheduler, RedisScheduler];
-    const held = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 5000 });
+    const held = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
     const leaving = new AbortController();
-    const left = b.acquire({ source: 'x', signal: leaving.signal, timeoutMs: 5000 });
-    const timed = b.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 300 });
-    await new Promise((r) => setTimeout(r, 100));
+    let queued = false;
+    const left = b.acquire({
+      source: 'x',
+      signal: leaving.signal,
+      timeoutMs: 20_000,
+      onPosition: () => (queued = true),
+    });
+    await until(() => queued);
+    expect((await a.snapshot('x')).waiting).toBe(1);
     leaving.abort();
     await expect(left).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await a.snapshot('x')).waiting).toBe(0);
+    const timed = b.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 300 });
     await expect(timed).rejects.toBeInstanceOf(QueueTimeoutError);
     expect((await a.snapshot('x')).waiting).toBe(0);
     held.release();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask } from '../test/chat-client';
+import { ask, until } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -68,11 +68,12 @@ describe('request logs', () => {
       { cookie: user.cookie },
     );
     expect(r.code).toBe(1000);
+    // The socket's log entry is recorded once the server has seen the close: poll for it.
     let rows: Awaited<ReturnType<typeof recent>> = [];
-    for (let i = 0; i < 50 && rows.length === 0; i++) {
+    await until(async () => {
       rows = (await recent()).filter((x) => x.time >= since && x.method === 'WEBSOCKET');
-      if (rows.length === 0) await new Promise((res) => setTimeout(res, 20));
-    }
+      return rows.length > 0;
+    });
     expect(rows.map((x) => [x.route_path, x.status, x.user_id])).toEqual([['/api/chat', 1000, user.id]]);
   });
 });

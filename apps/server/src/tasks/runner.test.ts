@@ -11,9 +11,13 @@ import type { TaskDefinition } from './runner';
 
 let t: TestApp;
 let admin: string;
+/** How far the app's task clock is ahead of real time: tests move the schedule's time forward with it. */
+let skew = 0;
 
 beforeAll(async () => {
-  t = await createTestApp({}, undefined, { tasks: { tickMs: 50, startupSync: false } });
+  t = await createTestApp({}, undefined, {
+    tasks: { tickMs: 50, startupSync: false, now: () => Date.now() + skew },
+  });
   admin = await t.login(ADMIN.username, ADMIN.password);
 });
 afterAll(() => t.close());
@@ -21,7 +25,6 @@ afterAll(() => t.close());
 const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: admin }, payload });
 const runs = (name: string) => taskRepository(t.ctx.dbHandle.db).listRuns(name, 1000);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('tasks API', () => {
   it('lists the built-in tasks with their schedule', async () => {
@@ -79,7 +82,11 @@ describe('tasks API', () => {
 
     const patched = await call('PATCH', `/api/system/task/${RETENTION_TASK}`, { interval_seconds: 1 });
     expect(patched.json().result).toMatchObject({ name: RETENTION_TASK, enabled: true, interval_seconds: 1 });
-    await until(async () => (await runs(RETENTION_TASK)).length >= 2, 6000);
+    // Each second that passes on the task clock, the app's own scheduler (50 ms ticks) runs the task once more.
+    skew += 1000;
+    await until(async () => (await runs(RETENTION_TASK)).length >= 1, 10_000);
+    skew += 1000;
+    await until(async () => (await runs(RETENTION_TASK)).length >= 2, 10_000);
     const [last] = await runs(RETENTION_TASK);
     expect(last).toMatchObject({ trigger: 'schedule', status: 'success' });
     const routes = (await db.selectFrom('request_logs').select('route_path').execute()).map(
@@ -102,10 +109,15 @@ describe('tasks API', () => {
 
     const disabled = await call('PATCH', `/api/system/task/${RETENTION_TASK}`, { enabled: false });
     expect(disabled.json().result).toMatchObject({ enabled: false, next_run_time: null });
-    await sleep(200); // a run that had already started may finish
+    // Stopping the schedule waits for a run that had already started; then ten intervals pass and a
+    // scheduler pass starts nothing.
+    await t.ctx.tasks.stop();
     const count = (await runs(RETENTION_TASK)).length;
-    await sleep(1600);
+    skew += 10_000;
+    await t.ctx.tasks.tick();
+    await t.ctx.tasks.stop();
     expect((await runs(RETENTION_TASK)).length).toBe(count);
+    t.ctx.tasks.start();
     await t.ctx.runtime.save(config);
   });
 
@@ -148,38 +160,69 @@ describe('tasks API', () => {
 });
 
 describe('task runner', () => {
-  const slow = (name: string, ms: number, log: { start: number; end: number }[]): TaskDefinition => ({
-    name,
-    description: 'slow',
-    defaults: () => ({ enabled: false, intervalSeconds: 1 }),
-    async run() {
-      const start = Date.now();
-      await sleep(ms);
-      log.push({ start, end: Date.now() });
-      return 'done';
-    },
-  });
+  /**
+   * A task whose runs each wait until the test finishes them. A run that starts while another is in progress
+   * is noted in `overlapped` and ends at once (so a broken lock fails the test rather than hanging it).
+   */
+  function gated(name: string) {
+    const finishers: (() => void)[] = [];
+    let active = false;
+    let overlapped = false;
+    const def: TaskDefinition = {
+      name,
+      description: 'gated',
+      defaults: () => ({ enabled: false, intervalSeconds: 1 }),
+      async run() {
+        if (active) {
+          overlapped = true;
+          return 'overlap';
+        }
+        active = true;
+        await new Promise<void>((resolve) => finishers.push(resolve));
+        active = false;
+        return 'done';
+      },
+    };
+    return { def, finishers, overlapped: () => overlapped };
+  }
 
   it('runs one run of a task at a time, across instances too', async () => {
-    const log: { start: number; end: number }[] = [];
-    const def = slow('slow_probe', 300, log);
-    const a = createTaskRunner(t.ctx, [def], { tickMs: 20 });
-    const b = createTaskRunner(t.ctx, [def], { tickMs: 20 });
-    const first = a.runNow('slow_probe');
-    await expect(a.runNow('slow_probe')).rejects.toMatchObject({ def: { code: 409 } });
-    await expect(b.runNow('slow_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    const task = gated('gated_probe');
+    // Two "instances" on one database and one clock; their schedules advance by tick() only.
+    let now = Date.now();
+    const a = createTaskRunner(t.ctx, [task.def], { now: () => now });
+    const b = createTaskRunner(t.ctx, [task.def], { now: () => now });
+    const first = a.runNow('gated_probe');
+    await until(() => task.finishers.length === 1);
+    await expect(a.runNow('gated_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    await expect(b.runNow('gated_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    task.finishers[0]!();
     expect((await first).status).toBe('success');
 
-    // Two "instances" on one schedule: runs never overlap.
-    await a.update('slow_probe', { enabled: true, interval_seconds: 1 });
-    a.start();
-    b.start();
-    await until(() => log.length >= 3, 8000);
-    await a.update('slow_probe', { enabled: false });
-    await Promise.all([a.stop(), b.stop()]);
-    const sorted = [...log].sort((x, y) => x.start - y.start);
-    for (let i = 1; i < sorted.length; i++)
-      expect(sorted[i]!.start).toBeGreaterThanOrEqual(sorted[i - 1]!.end);
+    // On a schedule: the instance whose pass comes first runs it; while that run lasts, no pass of either
+    // instance starts another, however overdue the task is; once it has ended, the other instance may.
+    await a.update('gated_probe', { enabled: true, interval_seconds: 1 });
+    now += 1000;
+    await a.tick();
+    expect(task.finishers).toHaveLength(2);
+    now += 5000;
+    await b.tick();
+    await a.tick();
+    expect(task.overlapped()).toBe(false);
+    expect(task.finishers).toHaveLength(2);
+    task.finishers[1]!();
+    await a.stop();
+    await b.tick();
+    expect(task.finishers).toHaveLength(3);
+    task.finishers[2]!();
+    await b.stop();
+    await a.update('gated_probe', { enabled: false });
+    expect(task.overlapped()).toBe(false);
+    expect((await runs('gated_probe')).map((r) => [r.trigger, r.status])).toEqual([
+      ['schedule', 'success'],
+      ['schedule', 'success'],
+      ['manual', 'success'],
+    ]);
   });
 
   it('runs the sync once at startup when configured', async () => {

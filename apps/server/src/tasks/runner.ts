@@ -25,11 +25,13 @@ export interface TaskRunnerOptions {
   staleAfterMs?: number;
   /** How long `stop()` waits for runs in progress, ms. */
   stopWaitMs?: number;
+  /** Clock of the schedule (due and next run times), epoch ms; default Date.now (tests move a fake one). */
+  now?: () => number;
 }
 
 const OUTPUT_MAX = 10_000;
 
-function later(seconds: number, from = Date.now()): string {
+function later(seconds: number, from: number): string {
   return new Date(from + seconds * 1000).toISOString();
 }
 
@@ -44,11 +46,13 @@ export function createTaskRunner(
 ) {
   const tickMs = options.tickMs ?? 5000;
   const staleAfterMs = options.staleAfterMs ?? 3_600_000;
+  const clock = options.now ?? (() => Date.now());
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const inFlight = new Map<string, Promise<TaskRun>>();
   const repo = () => taskRepository(ctx.dbHandle.db);
   let timer: NodeJS.Timeout | null = null;
-  let ticking = false;
+  /** The scheduler pass in progress. */
+  let ticking: Promise<void> | null = null;
   let seeded: Promise<void> | null = null;
 
   function definition(name: string): TaskDefinition {
@@ -68,7 +72,7 @@ export function createTaskRunner(
           enabled: int(d.enabled),
           interval_seconds: d.intervalSeconds,
           last_run_time: null,
-          next_run_time: later(d.intervalSeconds),
+          next_run_time: later(d.intervalSeconds, clock()),
           last_status: 'idle',
           last_output: null,
           run_started_at: null,
@@ -127,7 +131,7 @@ export function createTaskRunner(
     await ensureRows();
     if (inFlight.has(name)) throw fail.taskAlreadyRunning();
     const row = await repo().findByName(name);
-    const now = Date.now();
+    const now = clock();
     const claimed = await repo().claim(name, {
       now: new Date(now).toISOString(),
       staleBefore: new Date(now - staleAfterMs).toISOString(),
@@ -136,13 +140,18 @@ export function createTaskRunner(
     if (!claimed) throw fail.taskAlreadyRunning();
   }
 
-  /** Looks for due tasks and starts the ones this instance wins. */
-  async function tick(): Promise<void> {
-    if (ticking) return;
-    ticking = true;
+  /** Looks for due tasks and starts the ones this instance wins (a pass already in progress is not doubled). */
+  function tick(): Promise<void> {
+    ticking ??= pass().finally(() => {
+      ticking = null;
+    });
+    return ticking;
+  }
+
+  async function pass(): Promise<void> {
     try {
       await ensureRows();
-      const now = Date.now();
+      const now = clock();
       for (const row of await repo().listDue(new Date(now).toISOString())) {
         const def = byName.get(row.name);
         if (!def || inFlight.has(row.name)) continue;
@@ -156,8 +165,6 @@ export function createTaskRunner(
       }
     } catch (err) {
       ctx.log.warn({ err }, 'task scheduler tick failed');
-    } finally {
-      ticking = false;
     }
   }
 
@@ -175,10 +182,11 @@ export function createTaskRunner(
         );
       }
     },
-    /** Stops the schedule and waits (a bounded time) for runs in progress. */
+    /** Stops the schedule and waits (a bounded time) for runs in progress, including any the last pass starts. */
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
+      await ticking;
       const waiting = [...inFlight.values()].map((p) => p.catch(() => undefined));
       if (waiting.length === 0) return;
       let cap: NodeJS.Timeout | undefined;
@@ -238,7 +246,7 @@ export function createTaskRunner(
       const updated = await repo().update(name, {
         ...(patch.enabled === undefined ? {} : { enabled: int(patch.enabled) }),
         interval_seconds: interval,
-        next_run_time: later(interval),
+        next_run_time: later(interval, clock()),
       });
       if (!updated) throw fail.notFound(ERROR_DETAILS.taskNotFound);
       return presentTask(updated, def.description);

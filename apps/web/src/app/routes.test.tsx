@@ -1,6 +1,7 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { DataRouter } from 'react-router';
 import { createQueryClient } from '../lib/query-client';
 import { setLoginFlag, clearLoginFlag } from '../lib/session';
 import { AppProviders } from './providers';
@@ -67,11 +68,36 @@ function renderAt(path: string) {
   return router;
 }
 
+/**
+ * Resolves once the router is done with its navigation (loaders, redirects, lazy route modules) and React has
+ * rendered the result. This waits on work, not on a clock: a lazy route's first import is transformed on demand
+ * and can take longer than waitFor's 1 s default on a busy machine (which made these tests fail under load).
+ */
+async function settled(router: DataRouter): Promise<void> {
+  const idle = (s: DataRouter['state']) =>
+    s.initialized && s.navigation.state === 'idle' && s.revalidation === 'idle';
+  await act(
+    () =>
+      new Promise<void>((resolve) => {
+        if (idle(router.state)) {
+          resolve();
+          return;
+        }
+        const unsubscribe = router.subscribe((state) => {
+          if (!idle(state)) return;
+          unsubscribe();
+          resolve();
+        });
+      }),
+  );
+}
+
 describe('routes and guards', () => {
   it('sends a visitor to login with the target as redirect query', async () => {
     stubMe(null, 10401);
     const router = renderAt('/conversation?id=abc');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/conversation?id=abc')}`);
   });
 
@@ -79,7 +105,8 @@ describe('routes and guards', () => {
     setLoginFlag();
     stubMe(null, 10401);
     const router = renderAt('/conversation');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/login');
     expect(localStorage.getItem('loginExpiresAt')).toBeNull();
   });
 
@@ -87,37 +114,41 @@ describe('routes and guards', () => {
     setLoginFlag();
     stubMe(user(false));
     const router = renderAt('/admin/user');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/error/403'));
-    expect(await screen.findByTestId('error-status')).toHaveProperty('textContent', '403');
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/error/403');
+    expect(screen.getByTestId('error-status')).toHaveProperty('textContent', '403');
   });
 
   it('redirects /admin to /admin/system for a superuser', async () => {
     setLoginFlag();
     stubMe(user(true));
     const router = renderAt('/admin');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/system'));
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/admin/system');
   });
 
   it('redirects / to /home and unknown paths to /error/404', async () => {
     stubMe(null, 10401);
     const router = renderAt('/');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
-    await router.navigate('/what/ever');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/error/404'));
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/home');
+    await act(() => router.navigate('/what/ever'));
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/error/404');
   });
 
   it('shows the not-logged-in label to visitors', async () => {
     stubMe(null, 10401);
-    renderAt('/home');
-    expect(await screen.findByTestId('not-logged-in')).toBeTruthy();
+    await settled(renderAt('/home'));
+    expect(screen.getByTestId('not-logged-in')).toBeTruthy();
     expect(screen.getByTestId('app-version').textContent).toBe('v1.0.1');
   });
 
   it('greets a logged-in user by nickname and offers the user menu', async () => {
     setLoginFlag();
     stubMe(user(false));
-    renderAt('/home');
-    expect((await screen.findByTestId('greeting')).textContent).toContain('Ann');
+    await settled(renderAt('/home'));
+    expect(screen.getByTestId('greeting').textContent).toContain('Ann');
     expect(screen.getByTestId('user-menu')).toBeTruthy();
     expect(screen.queryByTestId('not-logged-in')).toBeNull();
   });
@@ -125,6 +156,9 @@ describe('routes and guards', () => {
   it('the redirect page replaces itself with its path', async () => {
     stubMe(null, 10401);
     const router = renderAt('/redirect/error/403');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/error/403'));
+    // First the redirect page renders; its <Navigate> then starts the navigation to its path.
+    await settled(router);
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/error/403');
   });
 });
