@@ -5,6 +5,7 @@ import type { AnswerEnd, AnswerEntry, AnswerLog, FollowedAnswer, StopReason } fr
 /** An answer in flight keeps its keys this long after the last frame (renewed while it streams). */
 const STREAMING_TTL_SECONDS = 600;
 const RENEW_EVERY_MS = 30_000;
+const ERROR_REPORT_MS = 10_000;
 /** A blocked read returns this often to notice an answer whose keys expired. */
 const READ_BLOCK_MS = 2_000;
 
@@ -26,11 +27,21 @@ export class RedisAnswerLog implements AnswerLog {
   private subscriber: Redis | null = null;
   private readonly followers = new Set<Redis>();
 
+  /** Reports Redis failures, at most one every ERROR_REPORT_MS (an outage would otherwise log every frame). */
+  private readonly onError: (err: unknown) => void;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly onError: (err: unknown) => void,
+    onError: (err: unknown) => void,
   ) {
+    let lastReport = 0;
+    this.onError = (err) => {
+      const now = Date.now();
+      if (now - lastReport < ERROR_REPORT_MS) return;
+      lastReport = now;
+      onError(err);
+    };
     // Subscribed from the start, so that a stop asked right after an answer begins is not missed.
     this.subscribe();
   }
