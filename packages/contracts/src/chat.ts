@@ -44,6 +44,12 @@ export const AskRequest = z
     api_context_message_count: z.number().int().min(-1).default(-1),
     /** `:continue` continues a cut answer (web). */
     text_content: z.string().max(100_000),
+    /**
+     * `next` (default): a new question under `parent` (an edited question is a new one beside the old: its parent is
+     * the old one's parent). `variant`: answer the question `parent` again (regenerate): a new answer beside the old
+     * ones, with the same question text sent again in `text_content`.
+     */
+    action: z.enum(['next', 'variant']).default('next'),
     openai_web_plugin_ids: z
       .array(z.string().max(128))
       .max(MAX_PLUGINS_PER_CONVERSATION, { message: V.pluginCountExceeded })
@@ -70,8 +76,12 @@ export const AskRequest = z
     if (!v.new_conversation && !v.conversation_id) {
       ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'errors.missingConversationId' });
     }
-    if (!v.new_conversation && !v.parent) {
+    // A follow-up names its parent; `null` starts a new first question (an edited first question of an API conversation).
+    if (!v.new_conversation && v.parent === undefined) {
       ctx.addIssue({ code: 'custom', path: ['parent'], message: 'errors.invalidParams' });
+    }
+    if (v.action === 'variant' && (v.new_conversation || !v.parent)) {
+      ctx.addIssue({ code: 'custom', path: ['action'], message: 'errors.invalidParams' });
     }
     if (!v.new_conversation && v.new_title) {
       ctx.addIssue({ code: 'custom', path: ['new_title'], message: 'errors.invalidParams' });

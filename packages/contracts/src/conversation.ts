@@ -18,6 +18,10 @@ export type ConversationRead = z.infer<typeof ConversationRead>;
 
 export const ConversationIdParams = z.object({ conversation_id: z.string().uuid() });
 export const RenameQuery = z.object({ title: z.string().max(256) });
+
+/** Chooses the branch shown: the message that ends the current path (SPEC §4 current-path rule). */
+export const CurrentNodeUpdate = z.object({ current_node: z.string().min(1).max(256) });
+export type CurrentNodeUpdate = z.infer<typeof CurrentNodeUpdate>;
 export const GenTitleQuery = z.object({ message_id: z.string().min(1) });
 /** A boolean in a query string: `true`/`false` (or `1`/`0`). */
 const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -130,6 +130,8 @@ export const ERROR_DETAILS = {
   unknownModel: 'errors.detail.unknownModel',
   sourceMismatch: 'errors.detail.sourceMismatch',
   pluginsNeedPluginsModel: 'errors.detail.pluginsNeedPluginsModel',
+  notAQuestion: 'errors.detail.notAQuestion',
+  notInConversation: 'errors.detail.notInConversation',
   noServerOnline: 'errors.detail.noServerOnline',
   // the upstream could not be reached (the internal code goes to the log only)
   networkRefused: 'errors.detail.networkRefused',

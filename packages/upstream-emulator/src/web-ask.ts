@@ -187,7 +187,8 @@ async function streamPlanned(
 }
 
 interface AskBody {
-  action: 'next' | 'continue';
+  /** `next`: a new question; `variant`: answer the question `messages[0]` (already under `parent_message_id`) again. */
+  action: 'next' | 'variant' | 'continue';
   model: string;
   parentId: string;
   conversationId: string | null;
@@ -197,7 +198,8 @@ interface AskBody {
 function readBody(body: unknown): AskBody | string {
   if (!isRecord(body)) return 'Body must be a JSON object';
   const action = body['action'];
-  if (action !== 'next' && action !== 'continue') return 'action must be "next" or "continue"';
+  if (action !== 'next' && action !== 'variant' && action !== 'continue')
+    return 'action must be "next", "variant" or "continue"';
   const model = body['model'];
   if (typeof model !== 'string' || model === '') return 'model is required';
   const parentId = body['parent_message_id'];
@@ -218,7 +220,7 @@ async function handleAsk(ctx: RequestContext): Promise<void> {
   const ask = readBody(ctx.body);
   if (typeof ask === 'string') return webError(ctx, 422, ask);
   const user =
-    ask.action === 'next' ? readUserMessage(isRecord(ctx.body) ? ctx.body['messages'] : undefined) : null;
+    ask.action === 'continue' ? null : readUserMessage(isRecord(ctx.body) ? ctx.body['messages'] : undefined);
   if (typeof user === 'string') return webError(ctx, 422, user);
 
   const parsed = user ? parsePrompt(user.input.text) : null;
@@ -231,6 +233,8 @@ async function handleAsk(ctx: RequestContext): Promise<void> {
   const now = epochSeconds();
   let conv: Conversation | undefined;
   const isNew = ask.conversationId === null;
+  const variant = ask.action === 'variant';
+  if (variant && isNew) return webError(ctx, 400, 'conversation_id is required for a variant');
   if (isNew) {
     conv = {
       id: randomUUID(),
@@ -257,11 +261,15 @@ async function handleAsk(ctx: RequestContext): Promise<void> {
     if (!conv) return;
     if (!conv.mapping[ask.parentId]) return webError(ctx, 400, `Parent message ${ask.parentId} not found`);
   }
-  if (conv.mapping[user.id]) return webError(ctx, 409, `Message ${user.id} already exists`);
+  const asked = conv.mapping[user.id];
+  if (variant) {
+    if (asked?.message?.author.role !== 'user' || asked.parent !== ask.parentId)
+      return webError(ctx, 400, `Message ${user.id} is not a question under ${ask.parentId}`);
+  } else if (asked) return webError(ctx, 409, `Message ${user.id} already exists`);
   if (isNew) ctx.core.state.conversations.set(conv.id, conv);
   conv.model = ask.model;
 
-  const userMessage: WebMessage = {
+  const userMessage: WebMessage = asked?.message ?? {
     id: user.id,
     author: { role: 'user', name: null, metadata: {} },
     create_time: now,
@@ -273,7 +281,7 @@ async function handleAsk(ctx: RequestContext): Promise<void> {
     metadata: { ...user.metadata, timestamp_: 'absolute', message_type: null },
     recipient: 'all',
   };
-  attach(conv, userMessage, ask.parentId);
+  if (!variant) attach(conv, userMessage, ask.parentId);
 
   const reply = webReply(parsed, user.input, {
     plugins: ctx.core.state.plugins,
@@ -291,7 +299,8 @@ async function handleAsk(ctx: RequestContext): Promise<void> {
   const produced: WebMessage[] = [];
   stream.open();
 
-  let ok = await stream.send({ message: userMessage, conversation_id: conv.id, error: null });
+  // A variant answers a question the conversation already holds: only the new answer streams.
+  let ok = variant || (await stream.send({ message: userMessage, conversation_id: conv.id, error: null }));
   ok = ok && (await stream.firstToken());
   let parent = userMessage.id;
   for (const planned of reply.messages) {

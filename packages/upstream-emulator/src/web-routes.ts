@@ -85,6 +85,10 @@ function patchConversation(ctx: RequestContext): void {
   }
   if ('title' in body && typeof body['title'] !== 'string')
     return webError(ctx, 422, 'title must be a string');
+  const node = body['current_node'];
+  if ('current_node' in body && (typeof node !== 'string' || !conv.mapping[node]))
+    return webError(ctx, 422, 'current_node must be a message of the conversation');
+  if (typeof node === 'string') conv.currentNode = node;
   if (typeof body['is_visible'] === 'boolean') conv.isVisible = body['is_visible'];
   if (typeof body['title'] === 'string') conv.title = body['title'];
   sendJson(ctx.res, 200, { success: true });

@@ -3,6 +3,7 @@ import type { AskRequest, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, UserRow } from '../db/schema';
 import { fail } from '../errors/app-error';
+import { messageRepository } from '../repositories/message.repository';
 import { markUserActive } from '../services/auth.service';
 import { getConversationFor } from '../services/conversation.service';
 import { assertAskFilesUsable } from '../services/file.service';
@@ -19,6 +20,8 @@ export interface Admission {
   setting: UserSetting;
   /** The plugins the ask uses (the adapter's decision). */
   pluginIds: string[] | null;
+  /** Asking again (regenerate): the question answered again, and its parent. */
+  question: { id: string; parent: string | null } | null;
   reservation: Reservation;
 }
 
@@ -33,6 +36,18 @@ function parsePluginIds(json: string | null): string[] | null {
 }
 
 /** The conversation a follow-up continues: the actor's own (or any, for a superuser), valid, of the same source. */
+/** The question a regenerate answers again: a user message of this conversation. */
+async function questionToAnswerAgain(
+  ctx: AppContext,
+  conversation: ConversationRow,
+  messageId: string,
+): Promise<{ id: string; parent: string | null }> {
+  const row = await messageRepository(ctx.dbHandle.db).findById(messageId);
+  if (row?.conversation_id !== conversation.conversation_id || row.role !== 'user')
+    throw fail.invalidParams(ERROR_DETAILS.notAQuestion);
+  return { id: row.id, parent: row.parent };
+}
+
 async function conversationToContinue(
   ctx: AppContext,
   user: UserRow,
@@ -58,6 +73,10 @@ export async function admitAsk(
   await markUserActive(ctx, user);
   if (!isModelOfSource(source, model)) throw fail.invalidParams(ERROR_DETAILS.unknownModel, { model });
   const conversation = request.new_conversation ? null : await conversationToContinue(ctx, user, request);
+  const question =
+    conversation && request.action === 'variant'
+      ? await questionToAnswerAgain(ctx, conversation, request.parent!)
+      : null;
   const loaded = await getUser(ctx, user.id);
   const setting = joinSettings(loaded.setting, loaded.counters);
   const config = ctx.runtime.current();
@@ -83,5 +102,5 @@ export async function admitAsk(
   const attachments = request.openai_web_attachments ?? [];
   await assertAskFilesUsable(ctx, user, attachments, request.openai_web_multimodal_image_parts ?? []);
   const reservation = await reserve(ctx, user.id, source, model);
-  return { conversation, setting, pluginIds, reservation };
+  return { conversation, setting, pluginIds, question, reservation };
 }

@@ -147,7 +147,8 @@ function askInput(ctx: AppContext, run: AskRun, admission: Admission, lease: Lea
   const mapping = ctx.runtime.current()[request.source].model_code_mapping as Record<string, string>;
   const reverse = new Map(Object.entries(mapping).map(([name, code]) => [code, name]));
   const conversationId = admission.conversation?.conversation_id ?? run.adapter.newConversationId();
-  const parent = request.parent ?? null;
+  const { question } = admission;
+  const parent = question ? question.parent : (request.parent ?? null);
   return {
     target: ctx.upstream.target(request.source, lease.server),
     model: request.model,
@@ -157,7 +158,8 @@ function askInput(ctx: AppContext, run: AskRun, admission: Admission, lease: Lea
     conversationId,
     newConversation: request.new_conversation,
     parent,
-    userMessageId: randomUUID(),
+    userMessageId: question?.id ?? randomUUID(),
+    askAgain: question !== null,
     pluginIds: admission.pluginIds,
     attachments: request.openai_web_attachments ?? [],
     imageParts: request.openai_web_multimodal_image_parts ?? [],

@@ -250,3 +250,170 @@ describe('openai_web', () => {
     expect(rows).toEqual([{ user_id: u.id, is_valid: 1 }]);
   });
 });
+
+describe('regenerate, edit and branches', () => {
+  type Msg = ConversationHistory['mapping'][string];
+  const textOf = (h: ConversationHistory, role: string) =>
+    Object.values(h.mapping)
+      .filter((m: Msg) => m.role === role)
+      .map((m: Msg) => messageText(m));
+
+  it('openai_api: regenerate answers the same question again beside the old answer; edit asks beside the question', async () => {
+    const u = await user();
+    const first = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        new_title: 'B',
+        text_content: 'first',
+      },
+      { cookie: u.cookie },
+    );
+    const id = conversationOf(first.frames);
+    let h = await history(t, u.cookie, id);
+    const question = Object.values(h.mapping).find((m: Msg) => m.role === 'user')!;
+    const before = (await getUser(t.ctx, u.id)).counters;
+    const again = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: id,
+        parent: question.id,
+        action: 'variant',
+        text_content: 'first',
+      },
+      { cookie: u.cookie },
+    );
+    expect([again.code, again.reason]).toEqual([1000, 'tips.finished']);
+    // The context re-sent is the path up to the question, not the old answer.
+    const sent = emulator.requests.filter((x) => x.path === '/v1/chat/completions').at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
+    expect(sent.messages).toEqual([{ role: 'user', content: 'first' }]);
+    h = await history(t, u.cookie, id);
+    expect(textOf(h, 'user')).toEqual(['first']);
+    expect(h.mapping[question.id]!.children).toHaveLength(2);
+    expect(h.mapping[h.current_node!]!.parent).toBe(question.id);
+    const after = (await getUser(t.ctx, u.id)).counters;
+    const total = (c: typeof before) =>
+      c.find((x) => x.source === 'openai_api' && x.model === '*')?.remaining;
+    expect(total(after)).toBe(total(before)! - 1);
+
+    // Edit the (first) question: a new question beside it, with its own answer.
+    const edited = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: id,
+        parent: question.parent ?? null,
+        text_content: 'first, edited',
+      },
+      { cookie: u.cookie },
+    );
+    expect(edited.code).toBe(1000);
+    h = await history(t, u.cookie, id);
+    expect(textOf(h, 'user').sort()).toEqual(['first', 'first, edited']);
+    const current = h.mapping[h.current_node!]!;
+    expect(messageText(h.mapping[current.parent!]!)).toBe('first, edited');
+
+    // Switching back to the first branch is stored: a reload shows it.
+    const firstAnswer = h.mapping[question.id]!.children[0]!;
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/conv/${id}/current-node`,
+      headers: { cookie: u.cookie },
+      payload: { current_node: firstAnswer },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await history(t, u.cookie, id)).current_node).toBe(firstAnswer);
+    const foreign = await t.app.inject({
+      method: 'PUT',
+      url: `/api/conv/${id}/current-node`,
+      headers: { cookie: u.cookie },
+      payload: { current_node: randomUUID() },
+    });
+    expect(foreign.json()).toMatchObject({
+      message: 'errors.invalidParams',
+      result: 'errors.detail.notInConversation',
+    });
+  });
+
+  it("openai_web: regenerate uses the backend's variant action and keeps both answers; the branch choice is kept upstream", async () => {
+    const u = await user();
+    const first = await ask(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: 'hello web' },
+      { cookie: u.cookie },
+    );
+    const id = conversationOf(first.frames);
+    let h = await history(t, u.cookie, id);
+    const question = Object.values(h.mapping).find((m: Msg) => m.role === 'user')!;
+    const again = await ask(
+      url,
+      {
+        source: 'openai_web',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: id,
+        parent: question.id,
+        action: 'variant',
+        text_content: 'hello web',
+      },
+      { cookie: u.cookie },
+    );
+    expect([again.code, again.reason], JSON.stringify(again.frames.at(-1))).toEqual([1000, 'tips.finished']);
+    const body = emulator.requests.filter((x) => x.path === '/backend-api/conversation').at(-1)!.body as {
+      action: string;
+      parent_message_id: string;
+      messages: { id: string }[];
+    };
+    expect(body.action).toBe('variant');
+    expect(body.messages[0]!.id).toBe(question.id);
+    expect(body.parent_message_id).toBe(question.parent);
+    h = await history(t, u.cookie, id);
+    expect(h.mapping[question.id]!.children).toHaveLength(2);
+    const older = h.mapping[question.id]!.children.find((c) => c !== h.current_node)!;
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/conv/${id}/current-node`,
+      headers: { cookie: u.cookie },
+      payload: { current_node: older },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    // Opening a web conversation refreshes it from the upstream, which now has the same current node.
+    expect((await history(t, u.cookie, id)).current_node).toBe(older);
+  });
+
+  it('a regenerate names a question of the conversation', async () => {
+    const u = await user();
+    const first = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, new_title: 'Q', text_content: 'q' },
+      { cookie: u.cookie },
+    );
+    const id = conversationOf(first.frames);
+    const h = await history(t, u.cookie, id);
+    const answer = Object.values(h.mapping).find((m: Msg) => m.role === 'assistant')!;
+    const r = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: id,
+        parent: answer.id,
+        action: 'variant',
+        text_content: 'q',
+      },
+      { cookie: u.cookie },
+    );
+    expect(r.frames.at(-1)).toMatchObject({ type: 'error', tip: 'errors.invalidParams' });
+    expect(r.code).toBe(1008);
+  });
+});

@@ -34,6 +34,8 @@ interface Ids {
   ownerPassword: string;
   /** The owner's web conversation. */
   conv: string;
+  /** A message of that conversation. */
+  convNode: string;
   /** A fresh conversation of the owner's, for destructive routes. */
   victimConv: string;
   plugin: string;
@@ -81,6 +83,7 @@ beforeAll(async () => {
     ownerName: owner.row.username,
     ownerPassword: owner.password,
     conv: first?.type === 'message' ? first.conversation_id : '',
+    convNode: first?.type === 'message' ? (first.message?.id ?? '') : '',
     victimConv: '',
     plugin: plugins.json().result.items[0].id,
   };
@@ -208,6 +211,12 @@ const cases = (): Case[] => [
   { method: 'GET', url: '/api/conv/{conv}', expect: OWNER_ONLY },
   { method: 'PATCH', url: '/api/conv/{conv}?title=Renamed', expect: OWNER_ONLY },
   { method: 'PATCH', url: '/api/conv/{conv}/gen_title?message_id=x', expect: OWNER_ONLY },
+  {
+    method: 'PUT',
+    url: '/api/conv/{conv}/current-node',
+    payload: (ids) => ({ current_node: ids.convNode }),
+    expect: OWNER_ONLY,
+  },
   { method: 'GET', url: '/api/conv/{conv}/interpreter', expect: OWNER_ONLY },
   { method: 'DELETE', url: '/api/conv/{victimConv}', expect: OWNER_ONLY },
   { method: 'DELETE', url: '/api/conv/{victimConv}/vanish', expect: { ...DENY_ADMIN, superuser: 200 } },

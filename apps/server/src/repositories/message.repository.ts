@@ -20,7 +20,10 @@ export function messageRepository(db: Executor) {
     findById(id: string): Promise<MessageRow | undefined> {
       return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    /** Inserts or replaces messages (streamed answers are flushed repeatedly under the same id). */
+    /**
+     * Inserts or replaces messages (streamed answers are flushed repeatedly under the same id; a web conversation
+     * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question).
+     */
     async upsert(rows: NewMessageRow[]): Promise<void> {
       for (const row of rows) {
         await db
@@ -34,6 +37,7 @@ export function messageRepository(db: Executor) {
               model: row.model,
               author_name: row.author_name,
               role: row.role,
+              parent: row.parent,
             }),
           )
           .execute();

@@ -8,6 +8,7 @@ import {
   ConversationHistory,
   ConversationIdParams,
   ConversationRead,
+  CurrentNodeUpdate,
   GenTitleQuery,
   InterpreterDownloadQuery,
   InterpreterInfo,
@@ -33,6 +34,7 @@ import {
   listConversationsPage,
   listOwnConversations,
   renameConversation,
+  setCurrentNode,
   vanishConversation,
 } from '../services/conversation.service';
 
@@ -98,6 +100,18 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
     async (request) => {
       const row = await getConversationFor(ctx, currentUser(request).user, request.params.conversation_id);
       return ok(presentConversation(await renameConversation(ctx, row, request.query.title)));
+    },
+  );
+
+  r.put(
+    '/api/conv/:conversation_id/current-node',
+    {
+      config: { access: 'user' },
+      schema: { tags, params, body: CurrentNodeUpdate, response: { 200: envelope(ConversationRead) } },
+    },
+    async (request) => {
+      const row = await getConversationFor(ctx, currentUser(request).user, request.params.conversation_id);
+      return ok(presentConversation(await setCurrentNode(ctx, row, request.body.current_node)));
     },
   );
 

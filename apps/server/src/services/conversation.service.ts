@@ -85,6 +85,28 @@ export async function getHistory(ctx: AppContext, row: ConversationRow): Promise
   }
 }
 
+/**
+ * Shows another branch: `nodeId` becomes the end of the current path, so a reload, `/conv/{id}` and the admin's view
+ * show it. Web conversations keep their current node upstream too (opening one refreshes from there).
+ */
+export async function setCurrentNode(
+  ctx: AppContext,
+  row: ConversationRow,
+  nodeId: string,
+): Promise<ConversationRow> {
+  const db = ctx.dbHandle.db;
+  const message = await messageRepository(db).findById(nodeId);
+  if (message?.conversation_id !== row.conversation_id)
+    throw fail.invalidParams(ERROR_DETAILS.notInConversation);
+  const updated = await conversationRepository(db).update(row.conversation_id, { current_node: nodeId });
+  if (row.source === 'openai_web') {
+    await webClient(ctx.upstream.webTarget(row.server_id))
+      .patchConversation(row.conversation_id, { current_node: nodeId })
+      .catch((err: unknown) => ctx.log.warn({ err }, 'upstream current node not updated'));
+  }
+  return updated ?? row;
+}
+
 /** Renames locally and, for web conversations, upstream too (so a later sync does not revert it). */
 export async function renameConversation(
   ctx: AppContext,

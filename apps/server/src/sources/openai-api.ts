@@ -98,18 +98,21 @@ export const openaiApiAdapter: SourceAdapter = {
 
   newConversationId: () => randomUUID(),
 
-  userMessage: (input, createTime): ApiChatMessage => ({
-    id: input.userMessageId,
-    source: 'openai_api',
-    role: 'user',
-    author_name: null,
-    model: null,
-    create_time: createTime,
-    parent: input.parent,
-    children: [],
-    content: { content_type: 'text', text: input.text },
-    metadata: {},
-  }),
+  userMessage: (input, createTime): ApiChatMessage | null =>
+    input.askAgain
+      ? null
+      : {
+          id: input.userMessageId,
+          source: 'openai_api',
+          role: 'user',
+          author_name: null,
+          model: null,
+          create_time: createTime,
+          parent: input.parent,
+          children: [],
+          content: { content_type: 'text', text: input.text },
+          metadata: {},
+        },
 
   userTarget(setting, base, open) {
     const api = setting.openai_api;

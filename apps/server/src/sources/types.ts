@@ -38,8 +38,10 @@ export interface AskInput {
   newConversation: boolean;
   /** The message this question answers to; null for a new conversation. */
   parent: string | null;
-  /** The id the user message gets. */
+  /** The id the user message gets (when asking again: the id of the question answered again). */
   userMessageId: string;
+  /** Answer the question `userMessageId` (already under `parent`) again, beside its other answers (regenerate). */
+  askAgain: boolean;
   /** The plugins of the conversation (new: those asked for; follow-up: those it was created with). */
   pluginIds: string[] | null;
   attachments: AskAttachment[];

@@ -27,12 +27,15 @@ function isContinue(input: Pick<AskInput, 'text' | 'newConversation'>): boolean 
   return input.text === CONTINUE && !input.newConversation;
 }
 
-/** The `POST conversation` body: a new question (`next`) or `continue` of the message `parent`. */
+/**
+ * The `POST conversation` body: a new question (`next`), the question `userMessageId` answered again (`variant`, the
+ * web backend's regenerate), or `continue` of the message `parent`.
+ */
 function askBody(input: AskInput) {
   const continuing = isContinue(input);
   const { content, metadata } = webUserMessage(input);
   return {
-    action: continuing ? 'continue' : 'next',
+    action: continuing ? 'continue' : input.askAgain ? 'variant' : 'next',
     arkose_token: null,
     conversation_id: input.conversationId,
     conversation_mode: { kind: 'primary_assistant', gizmo_id: null, gizmo: null },
@@ -94,7 +97,7 @@ export const openaiWebAdapter: SourceAdapter = {
   newConversationId: () => null,
 
   userMessage(input, createTime): WebChatMessage | null {
-    if (isContinue(input)) return null;
+    if (isContinue(input) || input.askAgain) return null;
     return {
       id: input.userMessageId,
       source: 'openai_web',
@@ -128,7 +131,7 @@ export const openaiWebAdapter: SourceAdapter = {
     // Each new message's parent is the previous message of this stream; the first answers the user message. The
     // message being continued keeps the parent it has (null here: the pipeline keeps the stored one).
     const parents = new Map<string, string | null>();
-    let last: string | null = input.parent;
+    let last: string | null = input.askAgain ? input.userMessageId : input.parent;
     for await (const data of parseSse(res.body)) {
       let item: StreamItem;
       try {

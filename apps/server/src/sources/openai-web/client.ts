@@ -46,7 +46,7 @@ export function webClient(target: UpstreamTarget) {
         }[];
         total?: number;
       }>('GET', `conversations?offset=${offset}&limit=${limit}`),
-    patchConversation: (id: string, body: { is_visible?: boolean; title?: string }) =>
+    patchConversation: (id: string, body: { is_visible?: boolean; title?: string; current_node?: string }) =>
       call<unknown>('PATCH', `conversation/${id}`, body),
     hideAll: () => call<unknown>('PATCH', 'conversations', { is_visible: false }),
     genTitle: (id: string, messageId: string) =>
