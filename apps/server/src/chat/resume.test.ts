@@ -131,6 +131,22 @@ describe('answers survive a reconnect', () => {
     expect(joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count).toBe(9);
   });
 
+  it('a finished answer is replayed by its id only, never to a page that resumes "the current answer"', async () => {
+    const u = await user();
+    const askId = randomUUID();
+    const asking = connect(url, question(askId), u.cookie);
+    const stream = await upstream.next();
+    stream.send('done');
+    stream.finish();
+    await asking.closed;
+    const current = connect(url, { type: 'resume', ask_id: null }, u.cookie);
+    expect(await current.closed).toEqual({ code: 4404, reason: 'errors.answerNotFound' });
+    expect(current.frames).toEqual([]);
+    const byId = connect(url, { type: 'resume', ask_id: askId, after: 0 }, u.cookie);
+    expect(await byId.closed).toEqual({ code: 1000, reason: 'tips.finished' });
+    expect(byId.frames).toEqual(asking.frames);
+  });
+
   it('a resume of an unknown answer is told so', async () => {
     const u = await user();
     const none = connect(url, { type: 'resume', ask_id: randomUUID(), after: 0 }, u.cookie);

@@ -30,8 +30,9 @@ export interface AnswerLog {
   /** Ends the answer: followers get this close after the last frame; the log is kept a short while. */
   end(userId: number, askId: string, end: AnswerEnd): Promise<void>;
   /**
-   * The frames after the first `after`, then live ones until the end. `askId` null: the user's current answer.
-   * Null when there is no such answer (never started, or expired).
+   * The frames after the first `after`, then live ones until the end. `askId` null: the user's answer still in
+   * flight (a finished one is not replayed to a page that never saw it). Null when there is no such answer (never
+   * started, expired, or, without an id, finished).
    */
   follow(
     userId: number,
@@ -122,7 +123,7 @@ export class MemoryAnswerLog implements AnswerLog {
     signal: AbortSignal,
   ): Promise<FollowedAnswer | null> {
     const a = this.answers.get(userId);
-    if (!a || (askId !== null && a.askId !== askId)) return Promise.resolve(null);
+    if (!a || (askId === null ? a.end !== null : a.askId !== askId)) return Promise.resolve(null);
     return Promise.resolve({ askId: a.askId, entries: this.entries(a, after, signal) });
   }
 

@@ -6,6 +6,9 @@ import type { AnswerEnd, AnswerEntry, AnswerLog, FollowedAnswer, StopReason } fr
 const STREAMING_TTL_SECONDS = 600;
 const RENEW_EVERY_MS = 30_000;
 const ERROR_REPORT_MS = 10_000;
+/** Deletes KEYS[1] when it still holds ARGV[1] (a newer answer of the user is left alone). */
+const DELETE_IF_EQUAL =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 /** A blocked read returns this often to notice an answer whose keys expired. */
 const READ_BLOCK_MS = 2_000;
 
@@ -84,8 +87,13 @@ export class RedisAnswerLog implements AnswerLog {
 
   end(userId: number, askId: string, end: AnswerEnd): Promise<void> {
     this.write(userId, askId, 'e', JSON.stringify(end), Math.ceil(ANSWER_RETAIN_MS / 1000));
-    if (this.writers.get(userId)?.askId === askId) this.writers.delete(userId);
-    return Promise.resolve();
+    if (this.writers.get(userId)?.askId !== askId) return Promise.resolve();
+    this.writers.delete(userId);
+    // No longer the user's answer in flight; its frames stay resumable by id until they expire.
+    return this.redis
+      .eval(DELETE_IF_EQUAL, 1, this.currentKey(userId), askId)
+      .then(() => undefined)
+      .catch(this.onError);
   }
 
   async follow(
@@ -98,6 +106,7 @@ export class RedisAnswerLog implements AnswerLog {
     const id = askId ?? current;
     if (!id) return null;
     if (id !== current && (await this.redis.exists(this.streamKey(userId, id))) === 0) return null;
+    // An answer is "current" from its first frame until its end (then only its id finds it).
     return { askId: id, entries: this.entries(userId, id, after, signal) };
   }
 
@@ -120,7 +129,8 @@ export class RedisAnswerLog implements AnswerLog {
         const res = await reader.xread('COUNT', 1000, 'BLOCK', READ_BLOCK_MS, 'STREAMS', key, `0-${last}`);
         const entries = res?.[0]?.[1] ?? [];
         if (entries.length === 0) {
-          const alive = (await this.redis.exists(key, this.currentKey(userId))) > 0;
+          const alive =
+            (await this.redis.exists(key)) > 0 || (await this.redis.get(this.currentKey(userId))) === askId;
           if (!alive) return;
           continue;
         }
