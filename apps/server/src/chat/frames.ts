@@ -12,12 +12,9 @@ export interface AnswerSink {
   close(code: number, reason: string): void;
 }
 
-/** The text that delta frames append to: web text parts / API text. Null when the content is not plain text. */
+/** The text that delta frames append to (plain text content of any source). Null for any other content. */
 function appendableText(m: ChatMessage): string | null {
-  const c = m.content;
-  if (!c) return null;
-  if (m.source === 'openai_api') return messageText(m);
-  return c.content_type === 'text' ? messageText(m) : null;
+  return m.content?.content_type === 'text' ? messageText(m) : null;
 }
 
 /**
