@@ -163,17 +163,18 @@ describe('task runner', () => {
   it('runs one run of a task at a time, across instances too', async () => {
     const log: { start: number; end: number }[] = [];
     const def = slow('slow_probe', 300, log);
-    const a = createTaskRunner(t.ctx, [def], { tickMs: 20 });
-    const b = createTaskRunner(t.ctx, [def], { tickMs: 20 });
-    const first = a.runNow('slow_probe');
-    await expect(a.runNow('slow_probe')).rejects.toMatchObject({ def: { code: 409 } });
-    await expect(b.runNow('slow_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    const deps = { db: t.ctx.dbHandle.db, runtime: t.ctx.runtime, log: t.ctx.log };
+    const a = createTaskRunner(deps, [def], { tickMs: 20 });
+    const b = createTaskRunner(deps, [def], { tickMs: 20 });
+    const first = a.runNow(null, 'slow_probe');
+    await expect(a.runNow(null, 'slow_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    await expect(b.runNow(null, 'slow_probe')).rejects.toMatchObject({ def: { code: 409 } });
     expect((await first).status).toBe('success');
 
     // Two "instances" on one schedule: runs never overlap.
     await a.update('slow_probe', { enabled: true, interval_seconds: 1 });
-    a.start();
-    b.start();
+    a.start(null);
+    b.start(null);
     await until(() => log.length >= 3, 8000);
     await a.update('slow_probe', { enabled: false });
     await Promise.all([a.stop(), b.stop()]);
