@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AskRequestInput, ChatSource, ConversationHistory, NewConversationForm } from '@cc/contracts';
@@ -16,6 +16,7 @@ import { usePreference } from '../../../lib/preferences';
 import { queryKeys } from '../../../lib/query-keys';
 import { remainingForModel } from '../../../lib/quota';
 import { useUser } from '../../../lib/session';
+import { useLatest } from '../../../lib/use-latest';
 import { generateTitle } from '../api/generate-title';
 import { useAsk } from '../hooks/use-ask';
 import { useUploads } from '../hooks/use-uploads';
@@ -102,9 +103,10 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const permissions = useMemo(() => uploadPermissions(user, source, model), [user, source, model]);
   const uploadsAllowed = canUpload(permissions);
   const uploads = useUploads(permissions);
-  const uploadsRef = useRef(uploads);
-  uploadsRef.current = uploads;
+  const uploadsRef = useLatest(uploads);
   const problemText = useProblemText();
+  // `useAsk` (below) needs the settle handler, which needs the ask's `reset`: set once `useAsk` has given it.
+  const resetRef = useRef<() => void>(() => undefined);
 
   const handleSettled = useCallback(
     (state: AskState, request: AskRequestInput) => {
@@ -153,22 +155,24 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         }
       }
     },
-    [client, onConversationStarted],
+    [client, onConversationStarted, uploadsRef],
   );
 
   const { state: ask, ask: startAsk, stop, reset } = useAsk({ onSettled: handleSettled });
-  const resetRef = useRef(reset);
-  resetRef.current = reset;
+  useLayoutEffect(() => {
+    resetRef.current = reset;
+  }, [reset]);
   const busy = !!ask && ACTIVE_PHASES.has(ask.phase);
 
   useEffect(() => onBusyChange(busy), [busy, onBusyChange]);
 
   // Another conversation: drop a finished error card of the previous one (only on a target change).
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
+  const dropSettledAsk = useEffectEvent(() => {
+    if (!busy) reset();
+  });
   useEffect(() => {
-    if (!busyRef.current) reset();
-  }, [targetKey, reset]);
+    dropSettledAsk();
+  }, [targetKey]);
 
   const path = useMemo(
     () => (history ? getCurrentPath(history.mapping, history.current_node) : []),
@@ -194,7 +198,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
       const { release, detach } = uploadsRef.current;
       release(detach());
     }
-  }, [uploadsAllowed]);
+  }, [uploadsAllowed, uploadsRef]);
 
   const send = (text: string, options: { continueAnswer?: boolean } = {}) => {
     const at = askTarget();

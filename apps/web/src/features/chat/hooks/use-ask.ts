@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AskRequestInput, ChatMessage } from '@cc/contracts';
 import { openAsk } from '../../../lib/chat-socket';
 import type { AskConnection } from '../../../lib/chat-socket';
+import { useLatest } from '../../../lib/use-latest';
 import { applyClose, applyFrame, startAsk } from '../lib/ask-session';
 import type { AskState } from '../lib/ask-session';
 
@@ -19,8 +20,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
   const stateRef = useRef<AskState | null>(null);
   const connection = useRef<AskConnection | null>(null);
   const scheduled = useRef<number | null>(null);
-  const settledRef = useRef(onSettled);
-  settledRef.current = onSettled;
+  const settledRef = useLatest(onSettled);
 
   const commit = useCallback(() => {
     scheduled.current = null;
@@ -50,7 +50,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
         },
       });
     },
-    [commit],
+    [commit, settledRef],
   );
 
   const stop = useCallback(() => connection.current?.close(), []);
