@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { login } from '../apps/server/src/services/auth.service';
 import { updateUserSettings } from '../apps/server/src/services/user.service';
-import { joinSettings } from '../apps/server/src/services/user-settings';
+import { joinSettings } from '../apps/server/src/presenters/user.presenter';
 import { createTestApp } from '../apps/server/src/test/harness';
 
 const users = Number(process.argv[2] ?? 100);

@@ -30,5 +30,5 @@ export interface AppContext {
   /** When this process started (ISO). */
   startupTime: string;
   /** Background tasks (scheduled only when the context was created with `tasks`; runnable on demand always). */
-  tasks: TaskRunner;
+  tasks: TaskRunner<AppContext>;
 }

@@ -93,6 +93,11 @@ export async function createContext(
     const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime }, demo);
     await upstream.refresh();
     const servers = (source: string) => upstream.servers(source as ChatSource);
+    const tasks = createTaskRunner<AppContext>(
+      { db: dbHandle.db, runtime, log },
+      BUILTIN_TASKS,
+      options.tasks,
+    );
     const ctx: AppContext = {
       config,
       runtime,
@@ -112,15 +117,13 @@ export async function createContext(
       demo,
       log,
       startupTime: new Date().toISOString(),
-      // Set just below: the runner needs the context it belongs to.
-      tasks: null as unknown as AppContext['tasks'],
+      tasks,
     };
-    ctx.tasks = createTaskRunner(ctx, BUILTIN_TASKS, options.tasks);
     await ensureInitialAdmin(ctx);
     if (options.tasks) {
       const startupSync =
         options.tasks.startupSync !== false && ctx.runtime.current().openai_web.sync_conversations_on_startup;
-      ctx.tasks.start(startupSync ? [SYNC_TASK] : []);
+      ctx.tasks.start(ctx, startupSync ? [SYNC_TASK] : []);
       const timer = setInterval(() => {
         ctx.runtime
           .load()

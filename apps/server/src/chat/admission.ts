@@ -8,7 +8,7 @@ import { markUserActive } from '../services/auth.service';
 import { getConversationFor } from '../services/conversation.service';
 import { assertAskFilesUsable } from '../services/file.service';
 import { getUser } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
 import { checkQuota, reserve } from './quota-ledger';
 import type { Reservation } from './quota-ledger';

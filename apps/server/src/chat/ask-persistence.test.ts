@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import { ask, openAsk, until } from '../test/chat-client';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';

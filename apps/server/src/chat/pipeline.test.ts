@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { ApiChatMessage, AskResponse, ConversationHistory } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
 import { ask, connect, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';

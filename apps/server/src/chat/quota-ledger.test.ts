@@ -3,7 +3,7 @@ import { openaiApiAdapter } from '../sources/openai-api';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import { checkQuota, reserve } from './quota-ledger';
 import type { QuotaCheckInput } from './quota-ledger';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
 import { getUser, updateUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import { connect, replay, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';

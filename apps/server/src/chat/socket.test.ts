@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse, ConversationHistory } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import { ask, openAsk, until } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';

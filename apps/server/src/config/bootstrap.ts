@@ -83,7 +83,7 @@ export type AppConfig = Readonly<Config>;
 
 /** Sections and keys of the config file that the configuration does not have (a typo would otherwise do nothing). */
 function unknownKeys(fromFile: Record<string, unknown>, parsed: Config, file: string): string[] {
-  const known = parsed as unknown as Record<string, unknown>;
+  const known: Record<string, unknown> = parsed;
   const out: string[] = [];
   for (const [section, value] of Object.entries(fromFile)) {
     const target = known[section];

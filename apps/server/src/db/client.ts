@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -13,7 +13,13 @@ export interface DbHandle {
   dialect: DialectName;
   /** Human-readable target without credentials, for logs. */
   describe: string;
+  /** One trivial query: resolves when the database answers (health check). */
+  ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 export interface OpenDbOptions {
@@ -49,6 +55,7 @@ export function openDb(options: OpenDbOptions): DbHandle {
       db,
       dialect: 'postgres',
       describe: `postgres://${target.host}${target.pathname}`,
+      ping: () => ping(db),
       close: () => db.destroy(),
     };
   }
@@ -61,5 +68,11 @@ export function openDb(options: OpenDbOptions): DbHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
-  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    describe: `sqlite:${file}`,
+    ping: () => ping(db),
+    close: () => db.destroy(),
+  };
 }

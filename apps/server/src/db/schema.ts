@@ -224,6 +224,7 @@ export type ServerRow = Selectable<ServersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type AskLogRow = Selectable<AskLogsTable>;
+export type NewRequestLogRow = Insertable<RequestLogsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TaskRunRow = Selectable<TaskRunsTable>;

@@ -1,12 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { Insertable } from 'kysely';
 import type { AppContext } from '../app-context';
-import type { RequestLogsTable } from '../db/schema';
+import type { NewRequestLogRow } from '../db/schema';
 import { requestLogRepository } from '../repositories/request-log.repository';
-
-type RequestLogRow = Insertable<RequestLogsTable>;
 
 /** Rows are written in batches: at most this many, at most this late. */
 const BATCH_SIZE = 200;
@@ -34,7 +31,7 @@ function isLogged(ctx: AppContext, routePath: string | undefined): routePath is 
  * rows are buffered and inserted off the response path; a failed insert is only logged.
  */
 export function registerRequestStats(app: FastifyInstance, ctx: AppContext): void {
-  let buffer: RequestLogRow[] = [];
+  let buffer: NewRequestLogRow[] = [];
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
 
@@ -51,7 +48,7 @@ export function registerRequestStats(app: FastifyInstance, ctx: AppContext): voi
     return writing;
   }
 
-  function record(row: RequestLogRow): void {
+  function record(row: NewRequestLogRow): void {
     buffer.push(row);
     if (buffer.length >= BATCH_SIZE) void flush();
     else if (!timer) {

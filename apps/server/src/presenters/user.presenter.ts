@@ -1,8 +1,55 @@
-import { MASKED_SECRET } from '@cc/contracts';
-import type { ChatStatus, Config, UserRead, UserReadAdmin, UserSetting } from '@cc/contracts';
+import { MASKED_SECRET, SOURCES } from '@cc/contracts';
+import type {
+  ApiSourceSetting,
+  ChatSource,
+  ChatStatus,
+  Config,
+  UserRead,
+  UserReadAdmin,
+  UserSetting,
+  WebSourceSetting,
+} from '@cc/contracts';
+import type { UserRow, UserSettingsRow } from '../db/schema';
 import { bool } from '../repositories/executor';
-import type { LoadedUser } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import type { CounterRow } from '../repositories/quota.repository';
+import { TOTAL } from '../repositories/quota.repository';
+
+/** A user with everything its read shape needs (what the user service loads). */
+export interface LoadedUser {
+  row: UserRow;
+  setting: UserSettingsRow;
+  counters: CounterRow[];
+}
+
+/** A source's settings as stored in the settings row: JSON without the counters (those are rows of their own). */
+export type StoredWeb = Omit<WebSourceSetting, 'total_ask_count' | 'per_model_ask_count'>;
+export type StoredApi = Omit<ApiSourceSetting, 'total_ask_count' | 'per_model_ask_count'>;
+
+/** Rebuilds the settings shape; the custom API key stays sealed (presenters mask it, sources open it). */
+export function joinSettings(
+  row: UserSettingsRow,
+  counters: CounterRow[],
+  chatStatus?: ChatStatus,
+): UserSetting {
+  const countersOf = (source: ChatSource) => {
+    const mine = counters.filter((c) => c.source === source);
+    const per: Record<string, number> = {};
+    for (const c of mine) if (c.model !== TOTAL) per[c.model] = c.remaining;
+    return {
+      total_ask_count: mine.find((c) => c.model === TOTAL)?.remaining ?? -1,
+      per_model_ask_count: per,
+    };
+  };
+  const [webSource, apiSource] = SOURCES;
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    credits: row.credits,
+    openai_web_chat_status: chatStatus ?? 'idling',
+    openai_web: { ...(JSON.parse(row.openai_web) as StoredWeb), ...countersOf(webSource) },
+    openai_api: { ...(JSON.parse(row.openai_api) as StoredApi), ...countersOf(apiSource) },
+  };
+}
 
 export interface PresentUserOptions {
   /** Superuser viewer: adds `remark`. */

@@ -32,6 +32,28 @@ export function userRepository(db: Executor) {
         .where((eb) => eb.or([eb('last_active_time', 'is', null), eb('last_active_time', '<', staleBefore)]))
         .execute();
     },
+    /**
+     * How many non-superusers were active since each of the given times (ISO), in one pass; the scan is bounded by
+     * the oldest time on `last_active_time`.
+     */
+    async countActiveNonSuperusersSince(times: readonly string[]): Promise<number[]> {
+      if (times.length === 0) return [];
+      const oldest = times.reduce((a, b) => (b < a ? b : a));
+      const row = await db
+        .selectFrom('users')
+        .select((eb) =>
+          times.map((time, i) =>
+            eb.fn
+              .sum<number>(eb.case().when('last_active_time', '>=', time).then(1).else(0).end())
+              .as(`since_${i}`),
+          ),
+        )
+        .where('is_superuser', '=', 0)
+        .where('last_active_time', '>=', oldest)
+        .executeTakeFirstOrThrow();
+      // SUM over no rows is NULL; PostgreSQL returns it as a string.
+      return times.map((_, i) => Number(row[`since_${i}`] ?? 0));
+    },
     async count(): Promise<number> {
       const r = await db
         .selectFrom('users')

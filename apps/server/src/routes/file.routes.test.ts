@@ -7,7 +7,7 @@ import { messageText } from '@cc/contracts';
 import type { AskRequestInput, AskResponse, ChatMessage, Config, UploadedFileInfo } from '@cc/contracts';
 import { saveCredentials } from '../services/credentials.service';
 import { updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../services/user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import { ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';

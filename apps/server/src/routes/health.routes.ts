@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { envelope } from '@cc/contracts';
 import type { AppContext } from '../app-context';
@@ -20,7 +19,7 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async () => {
-      await sql`select 1`.execute(ctx.dbHandle.db);
+      await ctx.dbHandle.ping();
       return ok({ status: 'ok' as const, database: ctx.dbHandle.dialect, version: '1.0.1' });
     },
   );

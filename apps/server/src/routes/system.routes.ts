@@ -93,7 +93,7 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
   r.post(
     '/api/system/task/:name/run',
     { config, schema: { tags: ['tasks'], params: TaskNameParams, response: { 200: envelope(TaskRun) } } },
-    async (request) => ok(await ctx.tasks.runNow(request.params.name)),
+    async (request) => ok(await ctx.tasks.runNow(ctx, request.params.name)),
   );
 
   r.patch(

@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../app-context';
 import { currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
-import { bool } from '../repositories/executor';
+import { isSuperuser } from '../policies/user.policy';
 import { presentUser } from '../presenters/user.presenter';
 import { deleteUser, getUser, listUsers, updateUser, updateUserSettings } from '../services/user.service';
 
@@ -31,7 +31,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       const loaded = await getUser(ctx, user.id);
       const chatStatus = await ctx.coordination.chatStatus.get(user.id);
       return ok(
-        presentUser(loaded, { admin: bool(user.is_superuser), effective: ctx.runtime.current(), chatStatus }),
+        presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current(), chatStatus }),
       );
     },
   );
@@ -54,7 +54,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         patch: request.body,
         actingSessionId: session.id,
       });
-      return ok(presentUser(loaded, { admin: bool(user.is_superuser), effective: ctx.runtime.current() }));
+      return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current() }));
     },
   );
 

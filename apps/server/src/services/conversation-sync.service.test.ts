@@ -4,7 +4,7 @@ import type { AskResponse } from '@cc/contracts';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { taskRepository } from '../repositories/task.repository';
 import { updateUserSettings } from './user.service';
-import { joinSettings } from './user-settings';
+import { joinSettings } from '../presenters/user.presenter';
 import { SYNC_TASK } from '../tasks/builtin';
 import { ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';

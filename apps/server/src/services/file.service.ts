@@ -11,6 +11,7 @@ import type { AppContext } from '../app-context';
 import type { FileRow, UserRow } from '../db/schema';
 import { fail } from '../errors/app-error';
 import { canAccessFile } from '../policies/file.policy';
+import { joinSettings } from '../presenters/user.presenter';
 import { fileRepository } from '../repositories/file.repository';
 import { messageRepository } from '../repositories/message.repository';
 import { UpstreamError } from '../sources/errors';
@@ -18,7 +19,6 @@ import { webClient } from '../sources/openai-web/client';
 import { openDownload, putToBlob } from '../sources/openai-web/files';
 import { uploadsDir } from './file-storage';
 import { getUser } from './user.service';
-import { joinSettings } from './user-settings';
 
 /** image-size type → the MIME type we store and serve; other types are plain files. */
 const IMAGE_TYPES: Record<string, (typeof IMAGE_MIME_TYPES)[number]> = {

@@ -7,12 +7,7 @@ import { presentMachine } from '../presenters/machine.presenter';
 import { int, nowIso } from '../repositories/executor';
 import { serverRepository } from '../repositories/server.repository';
 import { ensureOk, joinUrl, upstreamRequest } from '../sources/http';
-
-/** Base URL of a servers row. */
-export function serverBaseUrl(r: Pick<ServerRow, 'use_tls' | 'ip_address' | 'port' | 'base_path'>): string {
-  const path = r.base_path.startsWith('/') ? r.base_path : `/${r.base_path}`;
-  return `${r.use_tls ? 'https' : 'http'}://${r.ip_address}:${r.port}${path}`;
-}
+import { serverBaseUrl } from './upstream.service';
 
 export async function listServers(
   ctx: AppContext,

@@ -1,6 +1,7 @@
 import type { CommonStatus } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { askLogRepository } from '../repositories/ask-log.repository';
+import { userRepository } from '../repositories/user.repository';
 
 const CACHE_MS = 5_000;
 let cached: { at: number; ctx: AppContext; value: CommonStatus } | null = null;
@@ -14,33 +15,15 @@ export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
   const db = ctx.dbHandle.db;
   const now = Date.now();
   const since = (ms: number) => new Date(now - ms).toISOString();
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => [
-      eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when('last_active_time', '>=', since(5 * 60_000))
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as('m5'),
-      eb.fn
-        .sum<number>(eb.case().when('last_active_time', '>=', since(3600_000)).then(1).else(0).end())
-        .as('h1'),
-      eb.fn
-        .sum<number>(eb.case().when('last_active_time', '>=', since(86_400_000)).then(1).else(0).end())
-        .as('d1'),
-    ])
-    .where('is_superuser', '=', 0)
-    .where('last_active_time', '>=', since(86_400_000))
-    .executeTakeFirstOrThrow();
+  const [m5 = 0, h1 = 0, d1 = 0] = await userRepository(db).countActiveNonSuperusersSince([
+    since(5 * 60_000),
+    since(3600_000),
+    since(86_400_000),
+  ]);
   const value: CommonStatus = {
-    active_user_in_5m: Number(row.m5 ?? 0),
-    active_user_in_1h: Number(row.h1 ?? 0),
-    active_user_in_1d: Number(row.d1 ?? 0),
+    active_user_in_5m: m5,
+    active_user_in_1h: h1,
+    active_user_in_1d: d1,
     is_chatbot_busy: await ctx.scheduler.isBusy('openai_web'),
     chatbot_waiting_count:
       (await ctx.scheduler.snapshot('openai_web')).waiting +

@@ -1,14 +1,14 @@
 import { ERROR_DETAILS } from '@cc/contracts';
 import type { ChatSource, Config, Credentials } from '@cc/contracts';
 import type { Emulator } from '@cc/upstream-emulator';
-import type { AppContext } from '../app-context';
 import type { ServerSlot } from '../coordination/queue';
+import type { RuntimeSettings } from '../config/runtime-settings';
 import type { ServerRow } from '../db/schema';
 import { fail } from '../errors/app-error';
 import { serverRepository } from '../repositories/server.repository';
 import type { UpstreamTarget } from '../sources/types';
 import { loadCredentials } from './credentials.service';
-import { serverBaseUrl } from './server.service';
+import type { CredentialsDeps } from './credentials.service';
 
 /** Base URLs of the in-process demo upstream, when it runs. */
 export interface DemoUpstream {
@@ -21,14 +21,22 @@ export interface DemoUpstream {
 
 const OPENAI_API_DEFAULT = 'https://api.openai.com/v1/';
 
+/** Base URL of a servers row. */
+export function serverBaseUrl(r: Pick<ServerRow, 'use_tls' | 'ip_address' | 'port' | 'base_path'>): string {
+  const path = r.base_path.startsWith('/') ? r.base_path : `/${r.base_path}`;
+  return `${r.use_tls ? 'https' : 'http'}://${r.ip_address}:${r.port}${path}`;
+}
+
+/** What the directory reads: the servers and credentials (database, secret box) and the live config. */
+export interface UpstreamDirectoryDeps extends CredentialsDeps {
+  runtime: Pick<RuntimeSettings, 'current'>;
+}
+
 /**
  * Where each source's asks go: the servers rows of that source, or, with none defined, the configured base URL as
  * the single server. With neither a base URL nor credentials, the demo upstream.
  */
-export function createUpstreamDirectory(
-  ctx: Pick<AppContext, 'dbHandle' | 'secretBox' | 'runtime'>,
-  demo: DemoUpstream | null,
-) {
+export function createUpstreamDirectory(ctx: UpstreamDirectoryDeps, demo: DemoUpstream | null) {
   let rows: ServerRow[] = [];
   let credentials: Credentials = { openai_web_access_token: null, openai_api_key: null };
 

@@ -1,20 +1,11 @@
-import { MASKED_SECRET, SOURCES } from '@cc/contracts';
-import type {
-  ApiSourceSetting,
-  ChatSource,
-  ChatStatus,
-  UserSetting,
-  UserSettingUpdate,
-  WebSourceSetting,
-} from '@cc/contracts';
+import { MASKED_SECRET } from '@cc/contracts';
+import type { ApiSourceSetting, ChatSource, UserSettingUpdate, WebSourceSetting } from '@cc/contracts';
 import type { UserSettingsRow } from '../db/schema';
+import type { StoredApi, StoredWeb } from '../presenters/user.presenter';
 import type { CounterRow } from '../repositories/quota.repository';
 import { TOTAL } from '../repositories/quota.repository';
 import type { StoredSettings } from '../repositories/user-setting.repository';
 import type { SecretBox } from './secret-box';
-
-type StoredWeb = Omit<WebSourceSetting, 'total_ask_count' | 'per_model_ask_count'>;
-type StoredApi = Omit<ApiSourceSetting, 'total_ask_count' | 'per_model_ask_count'>;
 
 /**
  * Splits an admin's settings write into the settings row (JSON without counters; the custom API key sealed)
@@ -42,32 +33,6 @@ export function splitSettings(
   return {
     stored: { credits: update.credits, openai_web: JSON.stringify(web), openai_api: JSON.stringify(api) },
     counters,
-  };
-}
-
-/** Rebuilds the settings shape; the custom API key stays sealed (presenters mask it, sources open it). */
-export function joinSettings(
-  row: UserSettingsRow,
-  counters: CounterRow[],
-  chatStatus?: ChatStatus,
-): UserSetting {
-  const countersOf = (source: ChatSource) => {
-    const mine = counters.filter((c) => c.source === source);
-    const per: Record<string, number> = {};
-    for (const c of mine) if (c.model !== TOTAL) per[c.model] = c.remaining;
-    return {
-      total_ask_count: mine.find((c) => c.model === TOTAL)?.remaining ?? -1,
-      per_model_ask_count: per,
-    };
-  };
-  const [webSource, apiSource] = SOURCES;
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    credits: row.credits,
-    openai_web_chat_status: chatStatus ?? 'idling',
-    openai_web: { ...(JSON.parse(row.openai_web) as StoredWeb), ...countersOf(webSource) },
-    openai_api: { ...(JSON.parse(row.openai_api) as StoredApi), ...countersOf(apiSource) },
   };
 }
 

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { API_MODELS, ERROR_DETAILS, WEB_MODELS } from '@cc/contracts';
 import type { UserCreate, UserSettingUpdate, UserUpdateAdmin, UserUpdateSelf } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import type { UserRow, UserRowUpdate, UserSettingsRow } from '../db/schema';
+import type { UserRow, UserRowUpdate } from '../db/schema';
 import { fail } from '../errors/app-error';
+import type { LoadedUser } from '../presenters/user.presenter';
 import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
-import type { CounterRow } from '../repositories/quota.repository';
 import { fileRepository } from '../repositories/file.repository';
 import { quotaRepository } from '../repositories/quota.repository';
 import { sessionRepository } from '../repositories/session.repository';
@@ -15,13 +15,6 @@ import { userRepository } from '../repositories/user.repository';
 import { removeStoredFiles } from './file-storage';
 import { hashPassword } from './password';
 import { sealedCustomKey, splitSettings } from './user-settings';
-
-/** A user with everything its read shape needs. */
-export interface LoadedUser {
-  row: UserRow;
-  setting: UserSettingsRow;
-  counters: CounterRow[];
-}
 
 async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
   const ids = rows.map((r) => r.id);

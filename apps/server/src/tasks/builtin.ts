@@ -25,7 +25,7 @@ export function describeSync(s: SyncSummary): string {
 }
 
 /** The built-in background tasks (ARCHITECTURE §6). */
-export const BUILTIN_TASKS: readonly TaskDefinition[] = [
+export const BUILTIN_TASKS: readonly TaskDefinition<AppContext>[] = [
   {
     name: SYNC_TASK,
     description:

@@ -114,10 +114,10 @@ describe('tasks API', () => {
     await t.ctx.tasks.stop();
     const count = (await runs(RETENTION_TASK)).length;
     skew += 10_000;
-    await t.ctx.tasks.tick();
+    await t.ctx.tasks.tick(t.ctx);
     await t.ctx.tasks.stop();
     expect((await runs(RETENTION_TASK)).length).toBe(count);
-    t.ctx.tasks.start();
+    t.ctx.tasks.start(t.ctx);
     await t.ctx.runtime.save(config);
   });
 
@@ -190,12 +190,13 @@ describe('task runner', () => {
     const task = gated('gated_probe');
     // Two "instances" on one database and one clock; their schedules advance by tick() only.
     let now = Date.now();
-    const a = createTaskRunner(t.ctx, [task.def], { now: () => now });
-    const b = createTaskRunner(t.ctx, [task.def], { now: () => now });
-    const first = a.runNow('gated_probe');
+    const deps = { db: t.ctx.dbHandle.db, runtime: t.ctx.runtime, log: t.ctx.log };
+    const a = createTaskRunner(deps, [task.def], { now: () => now });
+    const b = createTaskRunner(deps, [task.def], { now: () => now });
+    const first = a.runNow(null, 'gated_probe');
     await until(() => task.finishers.length === 1);
-    await expect(a.runNow('gated_probe')).rejects.toMatchObject({ def: { code: 409 } });
-    await expect(b.runNow('gated_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    await expect(a.runNow(null, 'gated_probe')).rejects.toMatchObject({ def: { code: 409 } });
+    await expect(b.runNow(null, 'gated_probe')).rejects.toMatchObject({ def: { code: 409 } });
     task.finishers[0]!();
     expect((await first).status).toBe('success');
 
@@ -203,16 +204,16 @@ describe('task runner', () => {
     // instance starts another, however overdue the task is; once it has ended, the other instance may.
     await a.update('gated_probe', { enabled: true, interval_seconds: 1 });
     now += 1000;
-    await a.tick();
+    await a.tick(null);
     expect(task.finishers).toHaveLength(2);
     now += 5000;
-    await b.tick();
-    await a.tick();
+    await b.tick(null);
+    await a.tick(null);
     expect(task.overlapped()).toBe(false);
     expect(task.finishers).toHaveLength(2);
     task.finishers[1]!();
     await a.stop();
-    await b.tick();
+    await b.tick(null);
     expect(task.finishers).toHaveLength(3);
     task.finishers[2]!();
     await b.stop();

@@ -1,19 +1,33 @@
 import { ERROR_DETAILS } from '@cc/contracts';
 import type { Config, TaskRead, TaskRun, TaskUpdate } from '@cc/contracts';
-import type { AppContext } from '../app-context';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RuntimeSettings } from '../config/runtime-settings';
 import { fail } from '../errors/app-error';
 import { presentTask, presentTaskRun } from '../presenters/system.presenter';
+import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
 import { taskRepository } from '../repositories/task.repository';
 
-/** A background job. Its schedule lives in the `tasks` table (shared by every instance). */
-export interface TaskDefinition {
+/**
+ * A background job. Its schedule lives in the `tasks` table (shared by every instance). `C` is what its work
+ * needs (the app context for the built-in tasks), handed over by whoever starts or runs it.
+ */
+export interface TaskDefinition<C = unknown> {
   name: string;
   description: string;
   /** Schedule of the row created the first time the task is seen. */
   defaults(config: Config): { enabled: boolean; intervalSeconds: number };
   /** Does the work; the returned text is the run's output. A throw marks the run failed. */
-  run(ctx: AppContext): Promise<string>;
+  run(ctx: C): Promise<string>;
+}
+
+/** What the runner itself needs, available before the app context exists. */
+export interface TaskRunnerDeps {
+  /** Where the schedules and runs are kept. */
+  db: Executor;
+  /** The live config: the schedule of a task seen for the first time follows it. */
+  runtime: Pick<RuntimeSettings, 'current'>;
+  log: FastifyBaseLogger;
 }
 
 export type TaskTrigger = 'schedule' | 'manual' | 'startup';
@@ -37,11 +51,12 @@ function later(seconds: number, from: number): string {
 
 /**
  * Runs the tasks on their schedule. Every run is claimed with a conditional update of its row, so a task runs
- * once at a time across all instances; each run is recorded in `task_runs`. Timers are unref'd.
+ * once at a time across all instances; each run is recorded in `task_runs`. Timers are unref'd. The runner is
+ * built from its own dependencies; the context the tasks work with is passed to `start`, `runNow` and `tick`.
  */
-export function createTaskRunner(
-  ctx: AppContext,
-  definitions: readonly TaskDefinition[],
+export function createTaskRunner<C>(
+  deps: TaskRunnerDeps,
+  definitions: readonly TaskDefinition<C>[],
   options: TaskRunnerOptions = {},
 ) {
   const tickMs = options.tickMs ?? 5000;
@@ -49,13 +64,13 @@ export function createTaskRunner(
   const clock = options.now ?? (() => Date.now());
   const byName = new Map(definitions.map((d) => [d.name, d]));
   const inFlight = new Map<string, Promise<TaskRun>>();
-  const repo = () => taskRepository(ctx.dbHandle.db);
+  const repo = () => taskRepository(deps.db);
   let timer: NodeJS.Timeout | null = null;
   /** The scheduler pass in progress. */
   let ticking: Promise<void> | null = null;
   let seeded: Promise<void> | null = null;
 
-  function definition(name: string): TaskDefinition {
+  function definition(name: string): TaskDefinition<C> {
     const def = byName.get(name);
     if (!def) throw fail.notFound(ERROR_DETAILS.taskNotFound);
     return def;
@@ -64,7 +79,7 @@ export function createTaskRunner(
   /** Creates the rows of tasks seen for the first time (existing schedules are kept). */
   function ensureRows(): Promise<void> {
     seeded ??= (async () => {
-      const config = ctx.runtime.current();
+      const config = deps.runtime.current();
       for (const def of definitions) {
         const d = def.defaults(config);
         await repo().insertIfMissing({
@@ -87,9 +102,9 @@ export function createTaskRunner(
   }
 
   async function execute(
-    def: TaskDefinition,
+    def: TaskDefinition<C>,
     trigger: TaskTrigger,
-    work: () => Promise<string> = () => def.run(ctx),
+    work: () => Promise<string>,
   ): Promise<TaskRun> {
     const start = nowIso();
     let status: 'success' | 'failed' = 'success';
@@ -99,7 +114,7 @@ export function createTaskRunner(
     } catch (e) {
       status = 'failed';
       output = e instanceof Error ? e.message : String(e);
-      ctx.log.warn({ err: e, task: def.name }, 'task failed');
+      deps.log.warn({ err: e, task: def.name }, 'task failed');
     }
     output = output.slice(0, OUTPUT_MAX);
     await repo().update(def.name, {
@@ -116,7 +131,7 @@ export function createTaskRunner(
       status,
       output,
     });
-    ctx.log.info({ task: def.name, trigger, status }, 'task run');
+    deps.log.info({ task: def.name, trigger, status }, 'task run');
     return presentTaskRun(run);
   }
 
@@ -140,15 +155,15 @@ export function createTaskRunner(
     if (!claimed) throw fail.taskAlreadyRunning();
   }
 
-  /** Looks for due tasks and starts the ones this instance wins (a pass already in progress is not doubled). */
-  function tick(): Promise<void> {
-    ticking ??= pass().finally(() => {
+  /** Looks for due tasks and starts the ones this instance wins, running them with `ctx` (a pass in progress is not doubled). */
+  function tick(ctx: C): Promise<void> {
+    ticking ??= pass(ctx).finally(() => {
       ticking = null;
     });
     return ticking;
   }
 
-  async function pass(): Promise<void> {
+  async function pass(ctx: C): Promise<void> {
     try {
       await ensureRows();
       const now = clock();
@@ -161,24 +176,28 @@ export function createTaskRunner(
           nextRunTime: later(row.interval_seconds, now),
           dueAt: new Date(now).toISOString(),
         });
-        if (claimed) void track(row.name, execute(def, 'schedule')).catch(() => undefined);
+        if (claimed)
+          void track(
+            row.name,
+            execute(def, 'schedule', () => def.run(ctx)),
+          ).catch(() => undefined);
       }
     } catch (err) {
-      ctx.log.warn({ err }, 'task scheduler tick failed');
+      deps.log.warn({ err }, 'task scheduler tick failed');
     }
   }
 
   return {
     definitions,
-    /** Starts the schedule (and the startup runs). */
-    start(startup: readonly string[] = []): void {
+    /** Starts the schedule (and the startup runs); every run it starts works with `ctx`. */
+    start(ctx: C, startup: readonly string[] = []): void {
       if (timer) return;
-      timer = setInterval(() => void tick(), tickMs);
+      timer = setInterval(() => void tick(ctx), tickMs);
       timer.unref();
-      void tick();
+      void tick(ctx);
       for (const name of startup) {
-        void this.runNow(name, 'startup').catch((err: unknown) =>
-          ctx.log.warn({ err, task: name }, 'startup task not run'),
+        void this.runNow(ctx, name, 'startup').catch((err: unknown) =>
+          deps.log.warn({ err, task: name }, 'startup task not run'),
         );
       }
     },
@@ -206,11 +225,14 @@ export function createTaskRunner(
         .filter((r) => byName.has(r.name))
         .map((r) => presentTask(r, definition(r.name).description));
     },
-    /** Runs a task now and returns the run; refused while a run of it is in progress (here or elsewhere). */
-    async runNow(name: string, trigger: TaskTrigger = 'manual'): Promise<TaskRun> {
+    /** Runs a task now with `ctx` and returns the run; refused while a run of it is in progress (here or elsewhere). */
+    async runNow(ctx: C, name: string, trigger: TaskTrigger = 'manual'): Promise<TaskRun> {
       const def = definition(name);
       await claimNow(name);
-      return track(name, execute(def, trigger));
+      return track(
+        name,
+        execute(def, trigger, () => def.run(ctx)),
+      );
     },
     /**
      * Does a task's work now through a caller's own function (an action that wants the typed result rather than
@@ -255,4 +277,4 @@ export function createTaskRunner(
     tick,
   };
 }
-export type TaskRunner = ReturnType<typeof createTaskRunner>;
+export type TaskRunner<C> = ReturnType<typeof createTaskRunner<C>>;

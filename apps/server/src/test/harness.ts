@@ -12,7 +12,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config/bootstrap';
 import { closeContext, createContext } from '../context';
 import type { ContextOptions } from '../context';
-import type { LoadedUser } from '../services/user.service';
+import type { LoadedUser } from '../presenters/user.presenter';
 import { createUser } from '../services/user.service';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' } as const;

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IncrementalBlockSplitter } from '../../lib/markdown/blocks';
@@ -53,9 +53,9 @@ export function MarkdownView({
     () => (engine ? getRenderer(engine, { copy: copyLabel }) : null),
     [engine, copyLabel],
   );
-  const splitter = useRef<IncrementalBlockSplitter | null>(null);
-  splitter.current ??= new IncrementalBlockSplitter();
-  const blocks = useMemo(() => splitter.current!.update(text), [text]);
+  // One splitter per view: it keeps the finished blocks of the growing text between renders.
+  const [splitter] = useState(() => new IncrementalBlockSplitter());
+  const blocks = useMemo(() => splitter.update(text), [splitter, text]);
 
   const handleClick = (event: MouseEvent<HTMLDivElement>) => {
     const sandbox = (event.target as Element).closest?.('[data-sandbox-path]');

@@ -1,6 +1,6 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MessageGroup } from '../../lib/conversation/history';
@@ -41,6 +41,8 @@ export function MessageList({
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [showJump, setShowJump] = useState(false);
+  // The build does not run the React Compiler, so nothing memoises this component or the virtualizer's functions.
+  // eslint-disable-next-line react-hooks/incompatible-library -- the warning is about compiler memoisation only
   const virtualizer = useVirtualizer({
     count: groups.length,
     getScrollElement: () => scrollRef.current,
@@ -63,11 +65,14 @@ export function MessageList({
     [groups.length, virtualizer],
   );
 
-  useLayoutEffect(() => {
+  const jumpToLatest = useEffectEvent(() => {
     atBottom.current = true;
     setShowJump(false);
     scrollToBottom(6);
-    // Only when the conversation changes, not on every new message.
+  });
+  // Only when the conversation changes, not on every new message.
+  useLayoutEffect(() => {
+    jumpToLatest();
   }, [resetKey]);
 
   // After every render (new rows, a growing answer, rows re-measured when the markdown engine arrives): keep the

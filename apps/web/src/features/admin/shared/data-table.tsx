@@ -1,5 +1,5 @@
 import { Checkbox, Group, Pagination, ScrollArea, Select, Table, Text, UnstyledButton } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useAdminT } from './admin-i18n';
 
@@ -51,7 +51,7 @@ export function DataTable<T>({
 }: DataTableProps<T>) {
   const { ta } = useAdminT();
   const [sort, setSort] = useState(defaultSort ?? null);
-  const [page, setPage] = useState(1);
+  const [requestedPage, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(pageSizes[0] ?? 20);
 
   const sorted = useMemo(() => {
@@ -64,9 +64,8 @@ export function DataTable<T>({
   }, [rows, columns, sort]);
 
   const pageCount = Math.max(1, Math.ceil(sorted.length / pageSize));
-  useEffect(() => {
-    if (page > pageCount) setPage(pageCount);
-  }, [page, pageCount]);
+  // Fewer rows than before (a filter, a delete): show the last page there is.
+  const page = Math.min(requestedPage, pageCount);
   const current = sorted.slice((page - 1) * pageSize, page * pageSize);
 
   const selectable = !!selected && !!onSelectedChange;

@@ -59,7 +59,8 @@ export function UserPage() {
     notifySuccess(ta('user.statusReset', { username: user.username }));
   };
 
-  const now = Date.now();
+  // Expiry as of the list's last fetch (refetches move it on): render must not read the clock.
+  const now = users.dataUpdatedAt;
   const columns: Column<UserReadAdmin>[] = [
     { key: 'id', header: '#', render: (u) => u.id, sort: (a, b) => a.id - b.id, width: 60 },
     {

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AskRequestInput, ChatSource, ConversationHistory, NewConversationForm } from '@cc/contracts';
@@ -16,6 +16,7 @@ import { usePreference } from '../../../lib/preferences';
 import { queryKeys } from '../../../lib/query-keys';
 import { remainingForModel } from '../../../lib/quota';
 import { useUser } from '../../../lib/session';
+import { useLatest } from '../../../lib/use-latest';
 import { generateTitle } from '../api/generate-title';
 import { useAsk } from '../hooks/use-ask';
 import { useUploads } from '../hooks/use-uploads';
@@ -119,14 +120,14 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const title = target.kind === 'draft' ? target.draft.title : history?.title;
   const pluginIds = target.kind === 'draft' ? target.draft.openaiWebPlugins : history?.metadata?.plugin_ids;
   const targetKey = target.kind === 'draft' ? 'draft' : target.conversationId;
-  const targetKindRef = useRef(target.kind);
-  targetKindRef.current = target.kind;
+  const targetKindRef = useLatest(target.kind);
   const permissions = useMemo(() => uploadPermissions(user, source, model), [user, source, model]);
   const uploadsAllowed = canUpload(permissions);
   const uploads = useUploads(permissions);
-  const uploadsRef = useRef(uploads);
-  uploadsRef.current = uploads;
+  const uploadsRef = useLatest(uploads);
   const problemText = useProblemText();
+  // `useAsk` (below) needs the settle handler, which needs the ask's `reset`: set once `useAsk` has given it.
+  const resetRef = useRef<() => void>(() => undefined);
 
   const handleSettled = useCallback(
     (state: AskState, request: AskRequestInput | null) => {
@@ -185,12 +186,13 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         }
       }
     },
-    [client, onConversationStarted],
+    [client, onConversationStarted, uploadsRef, targetKindRef],
   );
 
   const { state: asking, ask: startAsk, stop, reset, resume } = useAsk({ onSettled: handleSettled });
-  const resetRef = useRef(reset);
-  resetRef.current = reset;
+  useLayoutEffect(() => {
+    resetRef.current = reset;
+  }, [reset]);
   const busy = !!asking && ACTIVE_PHASES.has(asking.phase);
   // An answer resumed after a reload shows where it belongs: in its conversation, or on the new-chat page.
   const ask =
@@ -205,11 +207,12 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   useEffect(() => onBusyChange(busy), [busy, onBusyChange]);
 
   // Another conversation: drop a finished error card of the previous one (only on a target change).
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
+  const dropSettledAsk = useEffectEvent(() => {
+    if (!busy) reset();
+  });
   useEffect(() => {
-    if (!busyRef.current) reset();
-  }, [targetKey, reset]);
+    dropSettledAsk();
+  }, [targetKey]);
 
   const path = useMemo(
     () => (history ? getCurrentPath(history.mapping, history.current_node) : []),
@@ -235,7 +238,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
       const { release, detach } = uploadsRef.current;
       release(detach());
     }
-  }, [uploadsAllowed]);
+  }, [uploadsAllowed, uploadsRef]);
 
   const send = (text: string, options: { continueAnswer?: boolean } = {}) => {
     const at = askTarget();

@@ -3,6 +3,7 @@ import { CHAT_CLOSE } from '@cc/contracts';
 import type { AskRequestInput, ChatMessage } from '@cc/contracts';
 import { openAsk, resumeCurrentAsk } from '../../../lib/chat-socket';
 import type { AskConnection, AskHandlers } from '../../../lib/chat-socket';
+import { useLatest } from '../../../lib/use-latest';
 import { applyClose, applyFrame, startAsk } from '../lib/ask-session';
 import type { AskState } from '../lib/ask-session';
 
@@ -24,8 +25,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
   const stateRef = useRef<AskState | null>(null);
   const connection = useRef<AskConnection | null>(null);
   const scheduled = useRef<number | null>(null);
-  const settledRef = useRef(onSettled);
-  settledRef.current = onSettled;
+  const settledRef = useLatest(onSettled);
 
   const commit = useCallback(() => {
     scheduled.current = null;
@@ -51,7 +51,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
         if (code !== CHAT_CLOSE.answerNotFound.code) settledRef.current(final, request);
       },
     }),
-    [commit],
+    [commit, settledRef],
   );
 
   const ask = useCallback(

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { putToSignedUrl, isAbortError } from '../../../lib/upload';
 import { completeUpload } from '../api/complete-upload';
 import { startUpload } from '../api/start-upload';
@@ -68,8 +68,12 @@ export function useUploads(
   transport: UploadTransport = httpTransport,
 ): UseUploadsResult {
   const [items, setItems] = useState<UploadItem[]>([]);
+  // The list as the callbacks last left it: they update it at once (several calls in one event see each other's
+  // changes) and every commit brings it back in line with the state.
   const itemsRef = useRef(items);
-  itemsRef.current = items;
+  useLayoutEffect(() => {
+    itemsRef.current = items;
+  }, [items]);
   const limits = useRef<UploadLimits | null>(null);
   const controllers = useRef(new Map<string, AbortController>());
   const previews = useRef(new Set<string>());

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import type { ConfigRead } from '@cc/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, serverIssuesToErrors } from '../../shared/form-errors';
@@ -34,13 +34,11 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
   const config = useConfig();
   const schemas = useConfigSchema();
   const save = useUpdateConfig();
-  const [draft, setDraft] = useState<ConfigRead | null>(null);
+  // The admin's edited copy; null until the first edit (the form shows the config as loaded).
+  const [edited, setEdited] = useState<ConfigRead | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [restart, setRestart] = useState<string[] | null>(null);
-
-  useEffect(() => {
-    if (config.data && !draft) setDraft(structuredClone(config.data));
-  }, [config.data, draft]);
+  const draft = edited ?? config.data ?? null;
 
   const schema = useMemo<JsonSchema | null>(() => {
     const full = schemas.data?.config;
@@ -62,7 +60,10 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
 
   const translate = (key: string, values?: Record<string, unknown>) => t(`adminx.${key}`, values ?? {});
   const handleChange = (path: (string | number)[], value: unknown) => {
-    setDraft((d) => (d ? setAt(d, path, value) : d));
+    setEdited((d) => {
+      const base = d ?? config.data;
+      return base ? setAt(base, path, value) : d;
+    });
     const key = path.join('.');
     setErrors((e) => {
       if (!Object.keys(e).some((k) => k.startsWith(key))) return e;
@@ -78,7 +79,7 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
     if (Object.keys(found).length > 0) return;
     try {
       const saved = await save.mutateAsync(draft);
-      setDraft(structuredClone(saved.config));
+      setEdited(saved.config);
       setRestart(saved.restart_required);
       notifySuccess(ta('common.saved'));
     } catch (error) {
@@ -141,11 +142,7 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
         py="xs"
         style={{ position: 'sticky', bottom: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}
       >
-        <Button
-          variant="default"
-          disabled={!dirty}
-          onClick={() => setDraft(structuredClone(config.data ?? draft))}
-        >
+        <Button variant="default" disabled={!dirty} onClick={() => setEdited(null)}>
           {ta('config.discard')}
         </Button>
         {!sections && (
