@@ -163,3 +163,42 @@ test('model output and user text never execute HTML or scripts', async ({ page }
     await page.locator('[data-testid=message-list] [onerror], [data-testid=message-list] [onload]').count(),
   ).toBe(0);
 });
+
+for (const source of ['OpenAI Web', 'OpenAI API'] as const) {
+  test(`regenerate, edit and switch between versions on ${source}`, async ({ page }) => {
+    await startConversation(page, source, /^GPT-3\.5/, `E2E branches ${Date.now() % 100000}`);
+    await send(page, 'Tell me about apples');
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+    await expect(page).toHaveURL(/\?id=/);
+    const answer = lastRow(page);
+    await expect(answer).toContainText('apples', { timeout: 20_000 });
+
+    // Regenerate: a second answer beside the first; the switcher shows 2 / 2 and goes back to 1 / 2.
+    await answer.hover();
+    await answer.getByTestId('regenerate-button').click();
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+    await expect(lastRow(page).getByTestId('branch-position')).toHaveText('2 / 2');
+    await lastRow(page).getByRole('button', { name: 'Previous version' }).click();
+    await expect(lastRow(page).getByTestId('branch-position')).toHaveText('1 / 2');
+
+    // The choice is kept: after a reload the first answer is still the one shown.
+    await page.reload();
+    await expect(lastRow(page).getByTestId('branch-position')).toHaveText('1 / 2', { timeout: 20_000 });
+
+    // Edit the question: a new question beside it, with its own answer.
+    const question = page.locator('[data-testid=message-list] article[data-role=user]').last();
+    await question.hover();
+    await question.getByTestId('edit-button').click();
+    await question.getByRole('textbox').fill('Tell me about pears');
+    await question.getByTestId('edit-submit').click();
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+    await expect(lastRow(page)).toContainText('pears', { timeout: 20_000 });
+    const edited = page.locator('[data-testid=message-list] article[data-role=user]').last();
+    await expect(edited).toContainText('Tell me about pears');
+    await expect(edited.getByTestId('branch-position')).toHaveText('2 / 2');
+    await edited.getByRole('button', { name: 'Previous version' }).click();
+    await expect(page.locator('[data-testid=message-list] article[data-role=user]').last()).toContainText(
+      'Tell me about apples',
+    );
+  });
+}

@@ -48,6 +48,7 @@ export const apiPaths = {
   conversations: '/api/conv',
   conversation: conv,
   renameConversation: (id: string, title: string) => withQuery(conv(id), { title }),
+  currentNode: (id: string) => `${conv(id)}/current-node`,
   generateTitle: (id: string, messageId: string) =>
     withQuery(`${conv(id)}/gen_title`, { message_id: messageId }),
   installedPlugins: '/api/chat/openai-plugins/installed',

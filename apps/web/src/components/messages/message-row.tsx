@@ -1,15 +1,26 @@
-import { ActionIcon, Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { memo, useState } from 'react';
+import { memo, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
 import { displayTypeOf, splitGroup, textOf } from '../../lib/conversation/history';
 import type { MessageGroup } from '../../lib/conversation/history';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { apiPaths } from '../../config/paths';
-import { CodeIcon, CopyIcon, DownloadIcon, MarkdownIcon, PaperclipIcon } from '../icons';
+import {
+  ChevronRightIcon,
+  CodeIcon,
+  CopyIcon,
+  DownloadIcon,
+  MarkdownIcon,
+  PaperclipIcon,
+  PencilIcon,
+  RefreshIcon,
+} from '../icons';
 import { ModelAvatar, UserAvatar } from '../model-display';
 import { BucketView } from './buckets';
+import { MessageActionsContext } from './message-actions';
+import type { MessageActions } from './message-actions';
 
 export interface MessageRowProps {
   group: MessageGroup;
@@ -72,7 +83,88 @@ function Attachments({ messages }: { messages: ChatMessage[] }) {
   );
 }
 
+/** "‹ 2 / 3 ›": the versions of this row's first message (regenerated answers, edited questions). */
+function BranchSwitcher({ id, actions }: { id: string; actions: MessageActions }) {
+  const { t } = useTranslation();
+  const siblings = actions.siblingsOf(id);
+  const index = siblings.indexOf(id);
+  if (siblings.length < 2 || index < 0) return null;
+  const go = (step: number) => {
+    const target = siblings[index + step];
+    if (target) actions.switchTo(target);
+  };
+  return (
+    <Group gap={2} className="cc-branch" data-testid="branch-switcher">
+      <ActionIcon
+        size="sm"
+        variant="subtle"
+        color="gray"
+        disabled={index === 0}
+        onClick={() => go(-1)}
+        aria-label={t('render.previousVersion')}
+      >
+        <ChevronRightIcon size={14} style={{ transform: 'rotate(180deg)' }} />
+      </ActionIcon>
+      <Text size="xs" c="dimmed" component="span" data-testid="branch-position">
+        {t('render.versionPosition', { index: index + 1, count: siblings.length })}
+      </Text>
+      <ActionIcon
+        size="sm"
+        variant="subtle"
+        color="gray"
+        disabled={index === siblings.length - 1}
+        onClick={() => go(1)}
+        aria-label={t('render.nextVersion')}
+      >
+        <ChevronRightIcon size={14} />
+      </ActionIcon>
+    </Group>
+  );
+}
+
+/** Editing a sent question: the new text is asked beside the original. */
+function EditQuestion({
+  text,
+  onSave,
+  onCancel,
+}: {
+  text: string;
+  onSave: (text: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState(text);
+  return (
+    <Stack gap="xs" data-testid="edit-question">
+      <Textarea
+        autosize
+        minRows={2}
+        maxRows={12}
+        value={draft}
+        onChange={(e) => setDraft(e.currentTarget.value)}
+        aria-label={t('render.editQuestion')}
+        data-autofocus
+      />
+      <Group gap="xs" justify="flex-end">
+        <Button size="xs" variant="default" onClick={onCancel}>
+          {t('render.cancelEdit')}
+        </Button>
+        <Button
+          size="xs"
+          disabled={!draft.trim()}
+          onClick={() => onSave(draft.trim())}
+          data-testid="edit-submit"
+        >
+          {t('render.submitEdit')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
 function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
+  const actions = useContext(MessageActionsContext);
+  const [editing, setEditing] = useState(false);
   const { t, i18n } = useTranslation();
   const isUser = group.role === 'user';
   const [markdown, setMarkdown] = useState(!isUser || userMarkdown);
@@ -106,7 +198,16 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
         <div className="cc-row-avatar">{isUser ? <UserAvatar /> : <ModelAvatar model={rowModel} />}</div>
         <div className="cc-row-content">
           {isUser && <Attachments messages={group.messages} />}
-          {raw ? (
+          {editing && first && actions?.edit ? (
+            <EditQuestion
+              text={textOf(first)}
+              onCancel={() => setEditing(false)}
+              onSave={(text) => {
+                setEditing(false);
+                actions.edit?.(first, text);
+              }}
+            />
+          ) : raw ? (
             <pre className="cc-raw">{JSON.stringify(group.messages, null, 2)}</pre>
           ) : (
             <Stack gap="sm">
@@ -122,6 +223,7 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
           )}
           {!isTemp && (
             <Group gap={6} justify="flex-end" className="cc-row-footer hide-in-print">
+              {actions && first && <BranchSwitcher id={first.id} actions={actions} />}
               {time && (
                 <Tooltip label={formatDateTime(time, i18n.language)}>
                   <Text size="xs" c="dimmed" component="span">
@@ -133,6 +235,34 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
                 <Badge size="xs" variant="default" tt="none">
                   {t('render.messageCount', { count: group.messages.length })}
                 </Badge>
+              )}
+              {isUser && actions?.edit && first && !editing && (
+                <Tooltip label={t('render.editQuestion')}>
+                  <ActionIcon
+                    size="sm"
+                    variant="subtle"
+                    color="gray"
+                    onClick={() => setEditing(true)}
+                    aria-label={t('render.editQuestion')}
+                    data-testid="edit-button"
+                  >
+                    <PencilIcon size={14} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+              {!isUser && actions?.regenerate && actions.lastAnswerGroupId === group.id && first && (
+                <Tooltip label={t('render.regenerate')}>
+                  <ActionIcon
+                    size="sm"
+                    variant="subtle"
+                    color="gray"
+                    onClick={() => actions.regenerate?.(first)}
+                    aria-label={t('render.regenerate')}
+                    data-testid="regenerate-button"
+                  >
+                    <RefreshIcon size={14} />
+                  </ActionIcon>
+                </Tooltip>
               )}
               <Tooltip label={t('render.copyMessage')}>
                 <ActionIcon

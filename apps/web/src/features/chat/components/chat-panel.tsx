@@ -9,7 +9,10 @@ import { ContinueIcon } from '../../../components/icons';
 import { ConversationIdContext } from '../../../components/messages/conversation-context';
 import { ConversationHeader } from '../../../components/messages/conversation-header';
 import { ExportActions } from '../../../components/messages/export-actions';
+import { MessageActionsContext } from '../../../components/messages/message-actions';
+import type { MessageActions } from '../../../components/messages/message-actions';
 import { MessageList } from '../../../components/messages/message-list';
+import { leafOf, siblingsOf } from '../../../lib/conversation/branches';
 import { canContinue, getCurrentPath, groupMessages, textOf } from '../../../lib/conversation/history';
 import { mergeAskIntoHistory } from '../../../lib/conversation/merge';
 import { usePreference } from '../../../lib/preferences';
@@ -18,6 +21,7 @@ import { remainingForModel } from '../../../lib/quota';
 import { useUser } from '../../../lib/session';
 import { useLatest } from '../../../lib/use-latest';
 import { generateTitle } from '../api/generate-title';
+import { setCurrentNode } from '../api/set-current-node';
 import { useAsk } from '../hooks/use-ask';
 import { useUploads } from '../hooks/use-uploads';
 import { askFailureRawDetail, describeAskFailure, isServerMessage } from '../lib/ask-session';
@@ -128,10 +132,14 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const problemText = useProblemText();
   // `useAsk` (below) needs the settle handler, which needs the ask's `reset`: set once `useAsk` has given it.
   const resetRef = useRef<() => void>(() => undefined);
+  // While a regenerate or an edit is answered, the path shown ends where the new branch starts (undefined: the
+  // conversation's own current node; null: before the first question).
+  const [branchFrom, setBranchFrom] = useState<string | null | undefined>(undefined);
 
   const handleSettled = useCallback(
     (state: AskState, request: AskRequestInput | null) => {
       const conversationId = state.conversationId;
+      setBranchFrom(undefined);
       void client.invalidateQueries({ queryKey: queryKeys.me });
       if (!request) {
         // An answer resumed after a reload: what it left is in the stored conversation.
@@ -214,10 +222,11 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     dropSettledAsk();
   }, [targetKey]);
 
-  const path = useMemo(
-    () => (history ? getCurrentPath(history.mapping, history.current_node) : []),
-    [history],
-  );
+  const path = useMemo(() => {
+    if (!history) return [];
+    const end = branchFrom === undefined ? history.current_node : branchFrom;
+    return end ? getCurrentPath(history.mapping, end) : [];
+  }, [history, branchFrom]);
   const messages = useMemo(() => (ask ? [...path, ...ask.messages] : path), [path, ask]);
   const groups = useMemo(() => groupMessages(messages), [messages]);
   const lastMessage = messages[messages.length - 1];
@@ -257,6 +266,47 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     if (!options.continueAnswer) setInput('');
     startAsk(request, webContinue ? null : makeTempUserMessage(source, content, model, files));
   };
+
+  /** Asks again from another point of the conversation: a regenerated answer or an edited question. */
+  const askBranch = (
+    from: string | null,
+    parent: string | null,
+    text: string,
+    action: 'next' | 'variant',
+  ) => {
+    const at = askTarget();
+    if (!at || busy || at.kind !== 'conversation') return;
+    const base = buildAskRequest(at, text, (label) => t('chat.defaultApiTitle', { model: label }));
+    const request: AskRequestInput = { ...base, parent, action };
+    lastQuestion.current = { request, text: '', uploads: [], files: undefined };
+    setBranchFrom(from);
+    startAsk(request, action === 'next' ? makeTempUserMessage(source, text, model, undefined) : null);
+  };
+
+  const handleSwitch = (conversationId: string, mapping: ConversationHistory['mapping'], id: string) => {
+    const leaf = leafOf(mapping, id);
+    const key = queryKeys.conversation(conversationId);
+    client.setQueryData<ConversationHistory>(key, (old) => (old ? { ...old, current_node: leaf } : old));
+    setCurrentNode(conversationId, leaf).catch(() => void client.invalidateQueries({ queryKey: key }));
+  };
+
+  const lastAnswerGroupId = [...groups].reverse().find((g) => g.role === 'assistant')?.id ?? null;
+  const messageActions: MessageActions | null =
+    target.kind === 'conversation' && history
+      ? {
+          siblingsOf: (id) => siblingsOf(history.mapping, id),
+          switchTo: (id) => !busy && handleSwitch(target.conversationId, history.mapping, id),
+          lastAnswerGroupId: busy || ask ? null : lastAnswerGroupId,
+          regenerate: (answer) => {
+            const question = answer.parent ? history.mapping[answer.parent] : undefined;
+            if (question?.role === 'user') askBranch(question.id, question.id, textOf(question), 'variant');
+          },
+          edit:
+            busy || ask
+              ? undefined
+              : (question, text) => askBranch(question.parent ?? null, question.parent ?? null, text, 'next'),
+        }
+      : null;
 
   const handleSend = () => {
     const text = input.trim();
@@ -369,15 +419,17 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
             <Text c="dimmed">{t('chat.startHint')}</Text>
           </div>
         ) : (
-          <MessageList
-            groups={groups}
-            model={model}
-            userMarkdown={preference.renderUserMessageInMd}
-            resetKey={targetKey}
-            contentVersion={contentVersion}
-            footer={footer}
-            codeWrap={preference.codeAutoWrap}
-          />
+          <MessageActionsContext.Provider value={messageActions}>
+            <MessageList
+              groups={groups}
+              model={model}
+              userMarkdown={preference.renderUserMessageInMd}
+              resetKey={targetKey}
+              contentVersion={contentVersion}
+              footer={footer}
+              codeWrap={preference.codeAutoWrap}
+            />
+          </MessageActionsContext.Provider>
         )}
         <div className="cc-chat-bottom hide-in-print">
           {showContinue && (
