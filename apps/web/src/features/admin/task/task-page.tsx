@@ -233,6 +233,9 @@ export function TaskPage() {
         rowId={(task) => task.name}
         minWidth={1100}
         empty={tasks.isLoading ? ta('common.loading') : undefined}
+        error={tasks.error}
+        onRetry={() => void tasks.refetch()}
+        retrying={tasks.isFetching}
       />
     </AdminPage>
   );

@@ -180,6 +180,9 @@ export function CompletionLog() {
         defaultSort={{ key: 'time', desc: true }}
         minWidth={1100}
         empty={logs.isLoading ? ta('common.loading') : undefined}
+        error={logs.error}
+        onRetry={() => void logs.refetch()}
+        retrying={logs.isFetching}
       />
     </Stack>
   );

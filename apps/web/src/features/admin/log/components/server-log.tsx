@@ -1,6 +1,7 @@
 import { Button, Group, NumberInput, Select, Stack, Switch, TagsInput, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { RefreshIcon } from '../../../../components/icons';
+import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { useServerLogs } from '../api/get-server-logs';
 
@@ -84,6 +85,9 @@ export function ServerLog() {
           {ta('common.refresh')}
         </Button>
       </Group>
+      {logs.error && (
+        <LoadError error={logs.error} onRetry={() => void logs.refetch()} retrying={logs.isFetching} />
+      )}
       <Text size="xs" c="dimmed">
         {ta('log.lineCount', { count: logs.data?.length ?? 0 })}
       </Text>
