@@ -25,6 +25,10 @@ export const ERRORS = {
   userAlreadyExists: { code: 409, status: 409, message: 'errors.userAlreadyExists' },
   noUserSelected: { code: 400, status: 400, message: 'errors.noUserSelected' },
   cannotDeleteSelf: { code: 409, status: 409, message: 'errors.cannotDeleteSelf' },
+  cannotDemoteSelf: { code: 409, status: 409, message: 'errors.cannotDemoteSelf' },
+  cannotDeactivateSelf: { code: 409, status: 409, message: 'errors.cannotDeactivateSelf' },
+  /** Demoting, deactivating or deleting the last active superuser would lock everyone out of the admin. */
+  lastActiveSuperuser: { code: 409, status: 409, message: 'errors.lastActiveSuperuser' },
   // conversations
   conversationNotFound: { code: 404, status: 404, message: 'errors.conversationNotFound' },
   conversationAlreadyDeleted: { code: 409, status: 409, message: 'errors.conversationAlreadyDeleted' },

@@ -54,6 +54,20 @@ export function userRepository(db: Executor) {
       // SUM over no rows is NULL; PostgreSQL returns it as a string.
       return times.map((_, i) => Number(row[`since_${i}`] ?? 0));
     },
+    /**
+     * Write-locks every active superuser row and returns how many there are. Run first in a transaction that may
+     * take away superuser rights: concurrent ones then queue up and each counts what the other left (PostgreSQL
+     * re-checks the condition on rows another transaction changed; SQLite runs one writer at a time anyway).
+     */
+    async lockActiveSuperusers(): Promise<number> {
+      const r = await db
+        .updateTable('users')
+        .set((eb) => ({ is_superuser: eb.ref('is_superuser') }))
+        .where('is_superuser', '=', 1)
+        .where('is_active', '=', 1)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     async count(): Promise<number> {
       const r = await db
         .selectFrom('users')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteUser, getUser, updateUser } from '../services/user.service';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -345,5 +346,124 @@ describe('users', () => {
     const me = (await t.app.inject({ url: '/api/user/me', headers: { cookie } })).json().result;
     expect(me.setting.openai_web.available_models).not.toContain('gpt_4_dalle');
     expect(me.setting.openai_web_chat_status).toBe('idling');
+  });
+});
+
+describe('superusers cannot lock everyone out', () => {
+  it('an admin cannot demote or deactivate themself; other changes to their own row still apply', async () => {
+    const me = (await t.app.inject({ url: '/api/user/me', headers: { cookie: admin } })).json().result;
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: `/api/user/${me.id}`, headers: { cookie: admin }, payload });
+
+    const demote = await patch({ is_superuser: false });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json()).toMatchObject({ code: 409, message: 'errors.cannotDemoteSelf' });
+    const deactivate = await patch({ is_active: false, remark: 'gone' });
+    expect(deactivate.statusCode).toBe(409);
+    expect(deactivate.json()).toMatchObject({ code: 409, message: 'errors.cannotDeactivateSelf' });
+
+    // Nothing of a refused patch was applied, and the admin is still logged in with their rights.
+    const after = (await t.app.inject({ url: '/api/user/me', headers: { cookie: admin } })).json();
+    expect(after.code).toBe(200);
+    expect(after.result).toMatchObject({ is_superuser: true, is_active: true, remark: me.remark });
+    const remark = await patch({ remark: 'the admin', is_superuser: true, is_active: true });
+    expect(remark.statusCode, remark.body).toBe(200);
+    expect(remark.json().result).toMatchObject({ remark: 'the admin', is_superuser: true, is_active: true });
+  });
+
+  it('another superuser can be demoted, deactivated and deleted while one stays active', async () => {
+    const other = await t.createUser({ is_superuser: true });
+    const url = `/api/user/${other.row.id}`;
+    const demoted = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { cookie: admin },
+      payload: { is_superuser: false },
+    });
+    expect(demoted.json().result).toMatchObject({ is_superuser: false });
+    const promoted = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { cookie: admin },
+      payload: { is_superuser: true, is_active: false },
+    });
+    expect(promoted.json().result).toMatchObject({ is_superuser: true, is_active: false });
+    const del = await t.app.inject({ method: 'DELETE', url, headers: { cookie: admin } });
+    expect(del.statusCode).toBe(200);
+  });
+
+  it('two superusers demoting each other at once leave one of them a superuser', async () => {
+    const app = await createTestApp();
+    try {
+      const a = await app.createUser({ is_superuser: true });
+      const b = await app.createUser({ is_superuser: true });
+      // Only a and b stay superusers: the initial admin steps down first.
+      const adminCookie = await app.login(ADMIN.username, ADMIN.password);
+      const adminId = (await app.app.inject({ url: '/api/user/me', headers: { cookie: adminCookie } })).json()
+        .result.id as number;
+      const aCookie = await app.login(a.row.username, a.password);
+      const bCookie = await app.login(b.row.username, b.password);
+      const stepDown = await app.app.inject({
+        method: 'PATCH',
+        url: `/api/user/${adminId}`,
+        headers: { cookie: aCookie },
+        payload: { is_superuser: false },
+      });
+      expect(stepDown.statusCode, stepDown.body).toBe(200);
+
+      const [aDemotesB, bDemotesA] = await Promise.all([
+        app.app.inject({
+          method: 'PATCH',
+          url: `/api/user/${b.row.id}`,
+          headers: { cookie: aCookie },
+          payload: { is_superuser: false },
+        }),
+        app.app.inject({
+          method: 'PATCH',
+          url: `/api/user/${a.row.id}`,
+          headers: { cookie: bCookie },
+          payload: { is_superuser: false },
+        }),
+      ]);
+      const statuses = [aDemotesB.statusCode, bDemotesA.statusCode].sort();
+      // One wins; the other is refused, as the last active superuser (409) or as no longer a superuser (403).
+      expect(statuses[0]).toBe(200);
+      expect([403, 409]).toContain(statuses[1]);
+      const rows = await Promise.all([a, b].map(async (u) => (await getUser(app.ctx, u.row.id)).row));
+      expect(rows.filter((r) => r.is_superuser === 1 && r.is_active === 1)).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the last active superuser cannot be demoted, deactivated or deleted, whoever asks', async () => {
+    const app = await createTestApp();
+    try {
+      const adminCookie = await app.login(ADMIN.username, ADMIN.password);
+      const adminId = (await app.app.inject({ url: '/api/user/me', headers: { cookie: adminCookie } })).json()
+        .result.id as number;
+      // An inactive superuser does not count: it cannot log in to the admin.
+      const dormant = await app.createUser({ is_superuser: true, is_active: false });
+      const someone = await app.createUser();
+      // Called without an acting admin (as a maintenance script would) or by another user: the rule still holds.
+      await expect(
+        updateUser(app.ctx, { userId: adminId, patch: { is_superuser: false } }),
+      ).rejects.toMatchObject({ def: { code: 409, message: 'errors.lastActiveSuperuser' } });
+      await expect(
+        updateUser(app.ctx, { userId: adminId, patch: { is_active: false }, actorId: someone.row.id }),
+      ).rejects.toMatchObject({ def: { message: 'errors.lastActiveSuperuser' } });
+      await expect(deleteUser(app.ctx, adminId, someone.row.id)).rejects.toMatchObject({
+        def: { message: 'errors.lastActiveSuperuser' },
+      });
+      const me = (await app.app.inject({ url: '/api/user/me', headers: { cookie: adminCookie } })).json();
+      expect(me.result).toMatchObject({ is_superuser: true, is_active: true });
+
+      // Once another superuser is active, the same changes go through.
+      await updateUser(app.ctx, { userId: dormant.row.id, patch: { is_active: true } });
+      const demoted = await updateUser(app.ctx, { userId: adminId, patch: { is_superuser: false } });
+      expect(demoted.row.is_superuser).toBe(0);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -90,17 +90,20 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       config: { access: 'superuser' },
       schema: {
         tags,
+        summary:
+          'Update a user; refuses demoting or deactivating yourself, or the last active superuser (409)',
         params: UserIdParams,
         body: UserUpdateAdmin,
         response: { 200: envelope(UserReadAdmin) },
       },
     },
     async (request) => {
-      const { session } = currentUser(request);
+      const { session, user } = currentUser(request);
       const loaded = await updateUser(ctx, {
         userId: request.params.user_id,
         patch: request.body,
         actingSessionId: session.id,
+        actorId: user.id,
       });
       return ok(presentUser(loaded, { admin: true }) as UserReadAdmin);
     },
@@ -110,7 +113,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/user/:user_id',
     {
       config: { access: 'superuser' },
-      schema: { tags, params: UserIdParams, response: { 200: envelope(z.null()) } },
+      schema: {
+        tags,
+        summary: 'Delete a user; refuses deleting yourself or the last active superuser (409)',
+        params: UserIdParams,
+        response: { 200: envelope(z.null()) },
+      },
     },
     async (request) => {
       await deleteUser(ctx, request.params.user_id, currentUser(request).user.id);

@@ -119,17 +119,38 @@ export interface UpdateUserInput {
   patch: UserUpdateSelf | UserUpdateAdmin;
   /** The acting session: kept when the password changes, every other session of the user is revoked. */
   actingSessionId?: string;
+  /** The acting user: an admin may not demote or deactivate themself. */
+  actorId?: number;
 }
 
-/** Applies a user update; a new password revokes the user's other sessions, deactivation revokes all. */
+/**
+ * True when taking superuser rights from this user would leave no active superuser, so nobody could reach the
+ * admin any more. `activeSuperusers` comes from `lockActiveSuperusers` in the same transaction, before the read.
+ */
+function isLastActiveSuperuser(user: UserRow, activeSuperusers: number): boolean {
+  return user.is_superuser === 1 && user.is_active === 1 && activeSuperusers <= 1;
+}
+
+/**
+ * Applies a user update; a new password revokes the user's other sessions, deactivation revokes all. An admin
+ * cannot demote or deactivate themself, and nobody can demote or deactivate the last active superuser.
+ */
 export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promise<LoadedUser> {
   const { patch, userId } = input;
+  const admin = patch as UserUpdateAdmin;
+  if (userId === input.actorId) {
+    if (admin.is_superuser === false) throw fail.cannotDemoteSelf();
+    if (admin.is_active === false) throw fail.cannotDeactivateSelf();
+  }
+  const revokesAdmin = admin.is_superuser === false || admin.is_active === false;
   const hashed = patch.password ? await hashPassword(patch.password) : undefined;
   const updated = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const users = userRepository(trx);
+    // The lock comes before the read, so the target's flags are those the check counts with.
+    const active = revokesAdmin ? await users.lockActiveSuperusers() : null;
     const existing = await users.findById(userId);
     if (!existing) throw fail.userNotExist();
-    const admin = patch as UserUpdateAdmin;
+    if (active !== null && isLastActiveSuperuser(existing, active)) throw fail.lastActiveSuperuser();
     if (admin.username !== undefined && admin.username !== existing.username) {
       if (await users.findByUsername(admin.username))
         throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: admin.username });
@@ -150,7 +171,7 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     else if (hashed) await sessions.deleteForUser(userId, input.actingSessionId);
     return getUser(ctx, userId, trx);
   });
-  if ((patch as UserUpdateAdmin).is_active === false) await stopAnswerOf(ctx, userId);
+  if (admin.is_active === false) await stopAnswerOf(ctx, userId);
   return updated;
 }
 
@@ -163,14 +184,21 @@ async function stopAnswerOf(ctx: AppContext, userId: number): Promise<void> {
 
 /**
  * Deletes a user: settings, counters, sessions and file records go with the row, then the local copies of the
- * files they uploaded are removed from disk. An admin cannot delete themself.
+ * files they uploaded are removed from disk. An admin cannot delete themself, nor anyone the last active
+ * superuser.
  */
 export async function deleteUser(ctx: AppContext, userId: number, actorId: number): Promise<void> {
   if (userId === actorId) throw fail.cannotDeleteSelf();
-  const db = ctx.dbHandle.db;
-  const storageNames = await fileRepository(db).storageNamesOf(userId);
-  const deleted = await userRepository(db).deleteById(userId);
-  if (!deleted) throw fail.userNotExist();
+  const storageNames = await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const users = userRepository(trx);
+    const active = await users.lockActiveSuperusers();
+    const existing = await users.findById(userId);
+    if (!existing) throw fail.userNotExist();
+    if (isLastActiveSuperuser(existing, active)) throw fail.lastActiveSuperuser();
+    const names = await fileRepository(trx).storageNamesOf(userId);
+    if (!(await users.deleteById(userId))) throw fail.userNotExist();
+    return names;
+  });
   await stopAnswerOf(ctx, userId);
   await removeStoredFiles(ctx, storageNames);
 }

@@ -161,4 +161,28 @@ describe('routes and guards', () => {
     await settled(router);
     expect(router.state.location.pathname).toBe('/error/403');
   });
+
+  it('navigating between admin pages starts each page at the top of its scroll container', async () => {
+    setLoginFlag();
+    stubMe(user(true));
+    const router = renderAt('/admin/user');
+    await settled(router);
+    const content = document.querySelector<HTMLElement>('.cc-admin-content');
+    const main = document.getElementById('app-main');
+    expect(content).not.toBeNull();
+    expect(main).not.toBeNull();
+    // The list was scrolled to its bottom; the admin layout (and its container) stays mounted across pages.
+    content!.scrollTop = 900;
+    main!.scrollTop = 300;
+    await act(() => router.navigate('/admin/task'));
+    await settled(router);
+    expect(router.state.location.pathname).toBe('/admin/task');
+    expect(document.querySelector('.cc-admin-content')).toBe(content);
+    expect(content!.scrollTop).toBe(0);
+    expect(main!.scrollTop).toBe(0);
+    content!.scrollTop = 500;
+    await act(() => router.navigate('/admin/user'));
+    await settled(router);
+    expect(content!.scrollTop).toBe(0);
+  });
 });

@@ -7,10 +7,22 @@ export function normalizeCount(value: number | null | undefined): Remaining {
   return value === undefined || value === null || value < 0 ? 'unlimited' : value;
 }
 
-/** Remaining asks of one model for this user. */
+/** The smaller of two limits; unlimited binds only when both are. */
+export function minRemaining(a: Remaining, b: Remaining): Remaining {
+  if (a === 'unlimited') return b;
+  if (b === 'unlimited') return a;
+  return Math.min(a, b);
+}
+
+/**
+ * Asks this user has left with one model: the limit that binds, i.e. the smaller of the source's total count and
+ * the model's own count (-1 or a model without a count = unlimited). An ask needs both, so a total of 0 means 0
+ * whatever the model's count says.
+ */
 export function remainingForModel(user: UserRead | undefined, source: ChatSource, model: string): Remaining {
-  const perModel = user?.setting[source].per_model_ask_count as Partial<Record<string, number>> | undefined;
-  return normalizeCount(perModel?.[model]);
+  const setting = user?.setting[source];
+  const perModel = setting?.per_model_ask_count as Partial<Record<string, number>> | undefined;
+  return minRemaining(normalizeCount(setting?.total_ask_count), normalizeCount(perModel?.[model]));
 }
 
 /** Models the user may pick for a source, in the order the settings list them. */

@@ -2,6 +2,7 @@ import { NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ADMIN_PAGES, paths } from '../../config/paths';
+import { SCROLL_RESET } from './root-layout';
 
 const TITLE_KEYS: Record<(typeof ADMIN_PAGES)[number], string> = {
   system: 'admin.systemTitle',
@@ -35,7 +36,7 @@ export function AdminLayout() {
           </Stack>
         </ScrollArea>
       </nav>
-      <div className="cc-admin-content">
+      <div className="cc-admin-content" {...SCROLL_RESET}>
         <Outlet />
       </div>
     </div>

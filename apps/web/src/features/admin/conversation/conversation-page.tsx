@@ -327,6 +327,9 @@ export function ConversationPage() {
         defaultSort={{ key: 'created', desc: true }}
         minWidth={1100}
         empty={conversations.isLoading ? ta('common.loading') : undefined}
+        error={conversations.error}
+        onRetry={() => void conversations.refetch()}
+        retrying={conversations.isFetching}
       />
       <HistoryDrawer conversationId={viewing} onClose={() => setViewing(null)} />
       <AssignModal

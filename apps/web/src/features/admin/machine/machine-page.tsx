@@ -220,6 +220,9 @@ export function MachinePage() {
         defaultSort={{ key: 'id', desc: false }}
         minWidth={1200}
         empty={machines.isLoading ? ta('common.loading') : ta('machine.empty')}
+        error={machines.error}
+        onRetry={() => void machines.refetch()}
+        retrying={machines.isFetching}
       />
       <Modal
         opened={!!editing}

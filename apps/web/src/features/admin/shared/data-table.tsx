@@ -1,6 +1,7 @@
 import { Checkbox, Group, Pagination, ScrollArea, Select, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
+import { LoadError } from '../../../components/load-error';
 import { useAdminT } from './admin-i18n';
 
 export interface Column<T> {
@@ -26,6 +27,15 @@ export interface DataTableProps<T> {
   /** Default sort: column key and direction. */
   defaultSort?: { key: string; desc: boolean };
   empty?: ReactNode;
+  /**
+   * The rows failed to load (the query's error): the table shows the error and a retry button instead of the
+   * empty text, and above the rows when older rows are still shown.
+   */
+  error?: unknown;
+  /** Loads the rows again; required with `error`. */
+  onRetry?: () => void;
+  /** A retry is under way. */
+  retrying?: boolean;
   minWidth?: number;
   /** Page size choices; the first is the default. */
   pageSizes?: readonly number[];
@@ -46,6 +56,9 @@ export function DataTable<T>({
   onSelectedChange,
   defaultSort,
   empty,
+  error,
+  onRetry,
+  retrying,
   minWidth = 900,
   pageSizes = PAGE_SIZES,
 }: DataTableProps<T>) {
@@ -93,8 +106,14 @@ export function DataTable<T>({
   const handleSort = (key: string) =>
     setSort((old) => (old?.key === key ? { key, desc: !old.desc } : { key, desc: false }));
 
+  const failed = error !== undefined && error !== null;
+  const loadError = failed && <LoadError error={error} onRetry={() => onRetry?.()} retrying={retrying} />;
+
   return (
     <div>
+      {failed && rows.length > 0 && (
+        <div style={{ marginBottom: 'var(--mantine-spacing-sm)' }}>{loadError}</div>
+      )}
       <ScrollArea type="auto">
         <Table
           striped
@@ -138,9 +157,13 @@ export function DataTable<T>({
             {current.length === 0 && (
               <Table.Tr>
                 <Table.Td colSpan={columns.length + (selectable ? 1 : 0)}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {empty ?? ta('table.empty')}
-                  </Text>
+                  {failed && rows.length === 0 ? (
+                    loadError
+                  ) : (
+                    <Text c="dimmed" ta="center" py="md">
+                      {empty ?? ta('table.empty')}
+                    </Text>
+                  )}
                 </Table.Td>
               </Table.Tr>
             )}

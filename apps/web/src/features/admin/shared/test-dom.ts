@@ -14,6 +14,12 @@ export function installDomStubs(): void {
       dispatchEvent: () => false,
     }),
   });
+  // Textarea autosize listens for web fonts loading.
+  if (!('fonts' in document))
+    Object.defineProperty(document, 'fonts', {
+      configurable: true,
+      value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+    });
   window.ResizeObserver ??= class {
     observe() {}
     unobserve() {}

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { RefreshIcon } from '../../../components/icons';
+import { LoadError } from '../../../components/load-error';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
 import { useCommonStatus } from './api/get-common-status';
@@ -73,6 +74,16 @@ export function SystemPage() {
         </Button>
       }
     >
+      {(info.error || status.error) && (
+        <LoadError
+          error={info.error ?? status.error}
+          onRetry={() => {
+            if (info.error) void info.refetch();
+            if (status.error) void status.refetch();
+          }}
+          retrying={info.isFetching || status.isFetching}
+        />
+      )}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} data-testid="system-stats">
         {i && s ? (
           <>

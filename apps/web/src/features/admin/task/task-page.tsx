@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Group,
-  NumberInput,
-  Popover,
-  Stack,
-  Switch,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Popover, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import type { TaskRead, TaskRun } from '@cc/contracts';
 import { useState } from 'react';
 import { RefreshIcon } from '../../../components/icons';
@@ -20,6 +8,8 @@ import { useAdminT } from '../shared/admin-i18n';
 import { DataTable } from '../shared/data-table';
 import type { Column } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
+import { numberProblem } from '../shared/number-check';
+import { NumberField } from '../shared/number-field';
 import { useTasks } from './api/get-tasks';
 import { useRunTask } from './api/run-task';
 import { useUpdateTask } from './api/update-task';
@@ -45,10 +35,13 @@ export function formatInterval(seconds: number, unit: (name: IntervalUnit, count
   return shown.join(' ') || unit('s', 0);
 }
 
+/** The contract's bounds of a task interval (TaskUpdate.interval_seconds). */
+const INTERVAL_RULE = { min: 1, max: 2_592_000, integer: true } as const;
+
 function IntervalEditor({ task }: { task: TaskRead }) {
   const { ta } = useAdminT();
   const update = useUpdateTask();
-  const [value, setValue] = useState<number | string>(task.interval_seconds);
+  const [value, setValue] = useState<number>(task.interval_seconds);
   const [opened, setOpened] = useState(false);
   return (
     <Popover opened={opened} onChange={setOpened} trapFocus withArrow>
@@ -63,21 +56,19 @@ function IntervalEditor({ task }: { task: TaskRead }) {
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs">
-          <NumberInput
+          <NumberField
             label={ta('task.intervalSeconds')}
-            min={1}
-            max={2_592_000}
-            allowDecimal={false}
+            {...INTERVAL_RULE}
             value={value}
             onChange={setValue}
           />
           <Button
             size="xs"
             loading={update.isPending}
-            disabled={typeof value !== 'number' || value < 1 || value > 2_592_000}
+            disabled={numberProblem(value, INTERVAL_RULE) !== null}
             onClick={() =>
               void update
-                .mutateAsync({ name: task.name, patch: { interval_seconds: Number(value) } })
+                .mutateAsync({ name: task.name, patch: { interval_seconds: value } })
                 .then(() => setOpened(false))
             }
           >
@@ -233,6 +224,9 @@ export function TaskPage() {
         rowId={(task) => task.name}
         minWidth={1100}
         empty={tasks.isLoading ? ta('common.loading') : undefined}
+        error={tasks.error}
+        onRetry={() => void tasks.refetch()}
+        retrying={tasks.isFetching}
       />
     </AdminPage>
   );

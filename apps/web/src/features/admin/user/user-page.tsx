@@ -234,6 +234,9 @@ export function UserPage() {
         defaultSort={{ key: 'id', desc: false }}
         minWidth={1300}
         empty={users.isLoading ? ta('common.loading') : undefined}
+        error={users.error}
+        onRetry={() => void users.refetch()}
+        retrying={users.isFetching}
       />
       <Drawer
         opened={!!editing}

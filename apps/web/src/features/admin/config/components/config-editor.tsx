@@ -2,6 +2,7 @@ import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import type { ConfigRead } from '@cc/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, serverIssuesToErrors } from '../../shared/form-errors';
 import { notifySuccess } from '../../shared/notify';
@@ -55,8 +56,19 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
   );
 
   if (config.isLoading || schemas.isLoading) return <Loader size="sm" />;
-  if (config.error || schemas.error || !schema || !draft)
-    return <Alert color="red">{ta('common.loadFailed')}</Alert>;
+  if (config.error || schemas.error)
+    return (
+      <LoadError
+        error={config.error ?? schemas.error}
+        onRetry={() => {
+          if (config.error) void config.refetch();
+          if (schemas.error) void schemas.refetch();
+        }}
+        retrying={config.isFetching || schemas.isFetching}
+      />
+    );
+  // Loaded: the draft is copied from the config right after this render.
+  if (!schema || !draft) return <Loader size="sm" />;
 
   const translate = (key: string, values?: Record<string, unknown>) => t(`adminx.${key}`, values ?? {});
   const handleChange = (path: (string | number)[], value: unknown) => {

@@ -1,7 +1,8 @@
-import { Alert, Button, Checkbox, Group, Loader, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Loader, PasswordInput, Stack, Text } from '@mantine/core';
 import type { CredentialsRead } from '@cc/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, serverIssuesToErrors } from '../../shared/form-errors';
 import { notifySuccess } from '../../shared/notify';
@@ -22,7 +23,17 @@ export function CredentialsForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   if (credentials.isLoading || schemas.isLoading) return <Loader size="sm" />;
-  if (!credentials.data || !schemas.data) return <Alert color="red">{ta('common.loadFailed')}</Alert>;
+  if (!credentials.data || !schemas.data)
+    return (
+      <LoadError
+        error={credentials.error ?? schemas.error}
+        onRetry={() => {
+          if (!credentials.data) void credentials.refetch();
+          if (!schemas.data) void schemas.refetch();
+        }}
+        retrying={credentials.isFetching || schemas.isFetching}
+      />
+    );
   const keys = Object.keys(schemas.data.credentials.properties ?? credentials.data);
   const stored = credentials.data as Record<string, CredentialsRead[keyof CredentialsRead]>;
   const edit = (key: string, patch: Partial<CredentialEdit>) =>

@@ -95,6 +95,21 @@ describe('SchemaForm', () => {
     expect(current().proxy).toBeNull();
   });
 
+  it('keeps a number as typed and shows why it is refused, never clamps or drops characters', () => {
+    render(<Harness initial={initial} />);
+    const port = screen.getByRole<HTMLInputElement>('textbox', { name: /port/ });
+    fireEvent.change(port, { target: { value: '1.5' } });
+    fireEvent.blur(port);
+    expect(port.value).toBe('1.5');
+    expect(current().port).toBe(1.5);
+    expect(screen.getByText('请输入整数')).toBeTruthy();
+    fireEvent.change(port, { target: { value: '0' } });
+    fireEvent.blur(port);
+    expect(port.value).toBe('0');
+    expect(current().port).toBe(0);
+    expect(screen.getByText('不能小于 1')).toBeTruthy();
+  });
+
   it('keeps a secret masked until a new value is typed', () => {
     render(<Harness initial={initial} />);
     const secret = screen.getByLabelText('secret');

@@ -5,7 +5,6 @@ import {
   Fieldset,
   Group,
   MultiSelect,
-  NumberInput,
   PasswordInput,
   Select,
   Stack,
@@ -17,6 +16,7 @@ import {
 import { MASKED_SECRET } from '@cc/contracts';
 import type { ReactNode } from 'react';
 import { useAdminT } from '../../shared/admin-i18n';
+import { NumberField } from '../../shared/number-field';
 import { describeField, emptyValue, needsRestart, numberBounds } from '../lib/json-schema';
 import type { JsonSchema } from '../lib/json-schema';
 
@@ -125,16 +125,16 @@ function SchemaField({ name, schema, value, path, ctx }: FieldProps): ReactNode 
     case 'number': {
       const { min, max } = numberBounds(s);
       return (
-        <NumberInput
+        <NumberField
           label={label}
           description={description ?? boundsText(ta, min, max)}
-          value={typeof value === 'number' ? value : ''}
+          value={typeof value === 'number' ? value : Number.NaN}
           min={min}
           max={max}
-          allowDecimal={field.kind === 'number'}
-          clampBehavior="none"
+          integer={field.kind === 'integer'}
+          optional={field.nullable}
           placeholder={field.nullable ? ta('config.nullPlaceholder') : undefined}
-          onChange={(v) => set(typeof v === 'number' ? v : field.nullable ? null : Number.NaN)}
+          onChange={(v, text) => set(field.nullable && text.trim() === '' ? null : v)}
           error={error}
           maw={260}
         />

@@ -1,6 +1,7 @@
-import { Alert, Anchor, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
+import { LoadError } from '../../../../components/load-error';
 import { ConversationIdContext } from '../../../../components/messages/conversation-context';
 import { MessageList } from '../../../../components/messages/message-list';
 import { ModelBadge } from '../../../../components/model-display';
@@ -45,7 +46,13 @@ export function HistoryDrawer({
           </Group>
         )}
         {history.isLoading && <Loader size="sm" />}
-        {history.error && <Alert color="red">{ta('common.loadFailed')}</Alert>}
+        {history.error && (
+          <LoadError
+            error={history.error}
+            onRetry={() => void history.refetch()}
+            retrying={history.isFetching}
+          />
+        )}
         {history.data && (
           <div className="cc-chat" style={{ flex: 1, minHeight: 0 }} data-testid="admin-history">
             <ConversationIdContext.Provider value={conversationId}>

@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { Anchor, Badge, Button, Group, NumberInput, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import type { CompletionLog as CompletionLogEntry } from '@cc/contracts';
 import dayjs from 'dayjs';
@@ -12,10 +12,14 @@ import { formatDateTime } from '../../../../lib/format';
 import { useAdminT } from '../../shared/admin-i18n';
 import { DataTable } from '../../shared/data-table';
 import type { Column } from '../../shared/data-table';
+import { numberProblem } from '../../shared/number-check';
+import { NumberField } from '../../shared/number-field';
 import { useUsers } from '../../user/api/get-users';
 import { useCompletionLogs } from '../api/get-completion-logs';
 
 const PICKER = 'YYYY-MM-DD HH:mm';
+/** The API's bounds of max_results. */
+const MAX_RESULTS_RULE = { min: 1, max: 5000, integer: true } as const;
 const OUTCOME_COLORS: Record<string, string> = {
   success: 'green',
   canceled: 'gray',
@@ -31,12 +35,13 @@ export function CompletionLog() {
     dayjs().subtract(7, 'day').format(PICKER),
     null,
   ]);
-  const [maxResults, setMaxResults] = useState<number | string>(1000);
+  const [maxResults, setMaxResults] = useState<number>(1000);
   const query = useMemo(
     () => ({
       start_time: range[0] ? dayjs(range[0]).toISOString() : undefined,
       end_time: range[1] ? dayjs(range[1]).toISOString() : undefined,
-      max_results: typeof maxResults === 'number' && maxResults >= 1 ? Math.min(maxResults, 5000) : 1000,
+      // A refused number shows its error and the default applies meanwhile.
+      max_results: numberProblem(maxResults, MAX_RESULTS_RULE) ? 1000 : maxResults,
     }),
     [range, maxResults],
   );
@@ -153,12 +158,10 @@ export function CompletionLog() {
             30d
           </Button>
         </Button.Group>
-        <NumberInput
+        <NumberField
           label={ta('log.maxResults')}
-          min={1}
-          max={5000}
+          {...MAX_RESULTS_RULE}
           step={100}
-          allowDecimal={false}
           value={maxResults}
           onChange={setMaxResults}
           w={140}
@@ -180,6 +183,9 @@ export function CompletionLog() {
         defaultSort={{ key: 'time', desc: true }}
         minWidth={1100}
         empty={logs.isLoading ? ta('common.loading') : undefined}
+        error={logs.error}
+        onRetry={() => void logs.refetch()}
+        retrying={logs.isFetching}
       />
     </Stack>
   );

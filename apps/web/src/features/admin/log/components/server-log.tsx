@@ -1,8 +1,14 @@
-import { Button, Group, NumberInput, Select, Stack, Switch, TagsInput, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Switch, TagsInput, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { RefreshIcon } from '../../../../components/icons';
+import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
+import { numberProblem } from '../../shared/number-check';
+import { NumberField } from '../../shared/number-field';
 import { useServerLogs } from '../api/get-server-logs';
+
+/** The API's bounds of max_lines. */
+const MAX_LINES_RULE = { min: 1, max: 5000, integer: true } as const;
 
 const LEVEL_COLORS: [RegExp, string][] = [
   [/\b(ERROR|CRITICAL|FATAL)\b/, 'var(--mantine-color-red-6)'],
@@ -17,13 +23,14 @@ function lineColor(line: string): string | undefined {
 /** The server log: last N lines without excluded keywords, optional polling, stays at the bottom when asked. */
 export function ServerLog() {
   const { ta } = useAdminT();
-  const [maxLines, setMaxLines] = useState<number | string>(100);
+  const [maxLines, setMaxLines] = useState<number>(100);
   const [exclude, setExclude] = useState<string[]>(['/api/status', '/api/system/logs']);
   const [interval, setIntervalValue] = useState<string>('0');
   const [autoScroll, setAutoScroll] = useState(true);
   const query = useMemo(
     () => ({
-      max_lines: typeof maxLines === 'number' && maxLines >= 1 ? Math.min(maxLines, 5000) : 100,
+      // A refused number shows its error and the default applies meanwhile.
+      max_lines: numberProblem(maxLines, MAX_LINES_RULE) ? 100 : maxLines,
       exclude_keywords: exclude,
     }),
     [maxLines, exclude],
@@ -38,12 +45,10 @@ export function ServerLog() {
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <NumberInput
+        <NumberField
           label={ta('log.maxLines')}
-          min={1}
-          max={5000}
+          {...MAX_LINES_RULE}
           step={100}
-          allowDecimal={false}
           value={maxLines}
           onChange={setMaxLines}
           w={140}
@@ -84,6 +89,9 @@ export function ServerLog() {
           {ta('common.refresh')}
         </Button>
       </Group>
+      {logs.error && (
+        <LoadError error={logs.error} onRetry={() => void logs.refetch()} retrying={logs.isFetching} />
+      )}
       <Text size="xs" c="dimmed">
         {ta('log.lineCount', { count: logs.data?.length ?? 0 })}
       </Text>

@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { MACHINE_STATUSES, SOURCES } from '@cc/contracts';
 import type { MachineRead } from '@cc/contracts';
 import { useState } from 'react';
@@ -17,6 +7,7 @@ import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
 import type { FieldErrors } from '../../shared/form-errors';
 import { notifySuccess } from '../../shared/notify';
+import { NumberField } from '../../shared/number-field';
 import { useAddMachine } from '../api/add-machine';
 import { useUpdateMachine } from '../api/update-machine';
 import {
@@ -29,7 +20,9 @@ import {
 } from '../lib/machine-form';
 import type { MachineFormValues } from '../lib/machine-form';
 
-const num = (v: string | number): number | '' => (typeof v === 'number' ? v : '');
+/** The form keeps an empty number as '' (the payload sends NaN, which the contract refuses). */
+const asNumber = (v: number | ''): number => (v === '' ? Number.NaN : v);
+const fromNumber = (v: number): number | '' => (Number.isNaN(v) ? '' : v);
 
 /** Add a server (no machine given) or edit one. */
 export function MachineForm({ machine, onDone }: { machine?: MachineRead; onDone: () => void }) {
@@ -98,14 +91,14 @@ export function MachineForm({ machine, onDone }: { machine?: MachineRead; onDone
             onChange={(e) => set('ip_address', e.currentTarget.value)}
             error={errors.ip_address}
           />
-          <NumberInput
+          <NumberField
             label={ta('machine.port')}
             required
             min={1}
             max={65535}
-            allowDecimal={false}
-            value={values.port}
-            onChange={(v) => set('port', num(v))}
+            integer
+            value={asNumber(values.port)}
+            onChange={(v) => set('port', fromNumber(v))}
             error={errors.port}
           />
         </SimpleGrid>
@@ -125,22 +118,22 @@ export function MachineForm({ machine, onDone }: { machine?: MachineRead; onDone
           error={errors.status}
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <NumberInput
+          <NumberField
             label={ta('machine.weight')}
             min={1}
             max={100}
-            allowDecimal={false}
-            value={values.weight}
-            onChange={(v) => set('weight', num(v))}
+            integer
+            value={asNumber(values.weight)}
+            onChange={(v) => set('weight', fromNumber(v))}
             error={errors.weight}
           />
-          <NumberInput
+          <NumberField
             label={ta('machine.maxConcurrency')}
             min={1}
             max={256}
-            allowDecimal={false}
-            value={values.max_concurrency}
-            onChange={(v) => set('max_concurrency', num(v))}
+            integer
+            value={asNumber(values.max_concurrency)}
+            onChange={(v) => set('max_concurrency', fromNumber(v))}
             error={errors.max_concurrency}
           />
         </SimpleGrid>

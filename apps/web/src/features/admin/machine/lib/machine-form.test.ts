@@ -27,6 +27,24 @@ describe('machine form', () => {
     expect(missingRequired(values)).toBe(false);
   });
 
+  it('refuses numbers out of range with the bound, as the field says it', () => {
+    const values = { ...EMPTY_MACHINE_FORM, hostname: 'api-1', ip_address: '10.0.0.1' };
+    expect(validateMachine({ ...values, port: 0, weight: 1.5 })).toEqual([
+      expect.objectContaining({ path: ['port'], message: 'adminx.schema.min', params: { min: 1 } }),
+      expect.objectContaining({ path: ['weight'], message: 'adminx.schema.integer' }),
+    ]);
+    expect(validateMachine({ ...values, max_concurrency: 300 })).toEqual([
+      expect.objectContaining({
+        path: ['max_concurrency'],
+        message: 'adminx.schema.max',
+        params: { max: 256 },
+      }),
+    ]);
+    expect(validateMachine({ ...values, port: '' })).toEqual([
+      expect.objectContaining({ path: ['port'], message: 'adminx.schema.number' }),
+    ]);
+  });
+
   it('builds create and update bodies', () => {
     const values = { ...EMPTY_MACHINE_FORM, hostname: ' api-1 ', ip_address: '10.0.0.1' };
     expect(machinePayload(values)).toMatchObject({ hostname: 'api-1', port: 443, status: 'online' });

@@ -1,5 +1,6 @@
 import { MachineCreate, VALIDATION_MESSAGES } from '@cc/contracts';
 import type { ChatSource, MachineRead, MachineUpdate } from '@cc/contracts';
+import { fromZodIssue } from '../../shared/form-errors';
 import type { PathIssue } from '../../shared/form-errors';
 
 export interface MachineFormValues {
@@ -65,7 +66,7 @@ export function validateMachine(values: MachineFormValues): PathIssue[] {
   if (values.status === '')
     issues.push({ path: ['status'], message: VALIDATION_MESSAGES.machineFieldsRequired });
   const parsed = MachineCreate.safeParse(machinePayload(values));
-  if (!parsed.success) for (const issue of parsed.error.issues) issues.push(issue);
+  if (!parsed.success) for (const issue of parsed.error.issues) issues.push(fromZodIssue(issue));
   return issues;
 }
 

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Avatar,
   Badge,
   Button,
@@ -18,6 +17,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
+import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { notifySuccess } from '../../shared/notify';
 import { usePlugin } from '../api/get-plugin';
@@ -172,7 +172,13 @@ export function PluginList() {
         {plugins.data && <Badge variant="light">{ta('plugins.count', { count: plugins.data.count })}</Badge>}
       </Group>
       {plugins.isLoading && <Loader size="sm" />}
-      {plugins.error && <Alert color="red">{ta('plugins.loadFailed')}</Alert>}
+      {plugins.error && (
+        <LoadError
+          error={plugins.error}
+          onRetry={() => void plugins.refetch()}
+          retrying={plugins.isFetching}
+        />
+      )}
       {plugins.data && items.length === 0 && <Text c="dimmed">{ta('plugins.empty')}</Text>}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }}>
         {items.map((plugin) => (

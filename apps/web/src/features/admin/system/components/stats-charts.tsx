@@ -1,10 +1,11 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
-import { Alert, Card, Loader, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Card, Loader, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import type { StatsQuery } from '../../../../config/admin-paths';
 import { modelDisplay } from '../../../../components/model-display';
+import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { useAskStats, useRequestStats } from '../api/get-stats';
 import { askChartData, requestChartData } from '../lib/stats';
@@ -51,7 +52,17 @@ export function StatsCharts({ query }: { query: StatsQuery }) {
     `${t(`sources.${source}`)} · ${modelDisplay(model).label}`;
 
   if (ask.isLoading || request.isLoading) return <Loader size="sm" />;
-  if (ask.error || request.error) return <Alert color="red">{ta('common.loadFailed')}</Alert>;
+  if (ask.error || request.error)
+    return (
+      <LoadError
+        error={ask.error ?? request.error}
+        onRetry={() => {
+          if (ask.error) void ask.refetch();
+          if (request.error) void request.refetch();
+        }}
+        retrying={ask.isFetching || request.isFetching}
+      />
+    );
   const empty = <Text c="dimmed">{ta('system.noData')}</Text>;
 
   return (

@@ -1,8 +1,12 @@
-import { Button, Checkbox, Group, NumberInput } from '@mantine/core';
+import { Button, Checkbox, Group } from '@mantine/core';
 import { useAdminT } from '../../shared/admin-i18n';
+import { NumberField } from '../../shared/number-field';
 import { addToCount } from '../lib/setting-form';
 
-/** A count where -1 means unlimited: a number field, an "unlimited" checkbox and optional +100 / +1k. */
+/**
+ * A count where -1 means unlimited: a number field (empty = unlimited), an "unlimited" checkbox and optional +100 /
+ * +1k. A count below -1 or with decimals is refused as typed, never corrected.
+ */
 export function CountInput({
   label,
   value,
@@ -17,18 +21,17 @@ export function CountInput({
   error?: string;
 }) {
   const { ta } = useAdminT();
-  const unlimited = value < 0;
+  const unlimited = value === -1;
   return (
     <Group align="flex-start" gap="xs" wrap="wrap">
-      <NumberInput
+      <NumberField
         label={label}
-        value={unlimited ? '' : value}
+        value={value}
+        emptyValue={-1}
         placeholder={ta('common.unlimited')}
-        disabled={unlimited}
-        min={0}
-        allowDecimal={false}
-        allowNegative={false}
-        onChange={(v) => onChange(typeof v === 'number' ? v : 0)}
+        min={-1}
+        integer
+        onChange={onChange}
         error={error}
         w={170}
       />

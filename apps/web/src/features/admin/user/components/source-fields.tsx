@@ -1,21 +1,12 @@
 import '@mantine/dates/styles.css';
-import {
-  ActionIcon,
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  NumberInput,
-  Stack,
-  Switch,
-  Text,
-} from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Fieldset, Group, Stack, Switch, Text } from '@mantine/core';
 import { DateTimePicker, TimeInput } from '@mantine/dates';
 import { modelDisplay } from '../../../../components/model-display';
 import type { DailyTimeSlot, TimeWindowRateLimit } from '@cc/contracts';
 import dayjs from 'dayjs';
 import { useAdminT } from '../../shared/admin-i18n';
 import type { FieldErrors } from '../../shared/form-errors';
+import { NumberField } from '../../shared/number-field';
 import { CountInput } from './count-input';
 
 /** The fields both sources share. */
@@ -164,21 +155,21 @@ export function SourceFields<F extends CommonSourceForm>({
         <Stack gap="xs">
           {value.rate_limits.map((rate, index) => (
             <Group key={index} align="flex-start" gap="xs" data-testid={`${prefix}-rate-limit`}>
-              <NumberInput
+              <NumberField
                 label={ta('user.windowSeconds')}
                 min={1}
-                allowDecimal={false}
+                integer
                 value={rate.window_seconds}
-                onChange={(v) => setRate(index, { window_seconds: typeof v === 'number' ? v : 0 })}
+                onChange={(v) => setRate(index, { window_seconds: v })}
                 error={err(`rate_limits.${index}.window_seconds`)}
                 w={150}
               />
-              <NumberInput
+              <NumberField
                 label={ta('user.maxRequests')}
                 min={0}
-                allowDecimal={false}
+                integer
                 value={rate.max_requests}
-                onChange={(v) => setRate(index, { max_requests: typeof v === 'number' ? v : 0 })}
+                onChange={(v) => setRate(index, { max_requests: v })}
                 error={err(`rate_limits.${index}.max_requests`)}
                 w={150}
               />

@@ -1,7 +1,9 @@
-import { Button, Group, PasswordInput, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Switch, TextInput, Textarea, Tooltip } from '@mantine/core';
+import type { SwitchProps } from '@mantine/core';
 import type { UserReadAdmin } from '@cc/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useUser } from '../../../../lib/session';
 import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
 import type { FieldErrors } from '../../shared/form-errors';
@@ -18,10 +20,28 @@ import {
 } from '../lib/user-form';
 import type { UserFormValues } from '../lib/user-form';
 
-/** Create a user (no user given) or edit the basic fields and flags of one. */
+/** A switch that cannot be used here, and the reason on hover. */
+function LockedSwitch({ locked, reason, ...props }: SwitchProps & { locked: boolean; reason: string }) {
+  if (!locked) return <Switch {...props} />;
+  return (
+    <Tooltip label={reason} multiline w={280} events={{ hover: true, focus: false, touch: true }}>
+      {/* A disabled input gets no pointer events: the tooltip hangs on a wrapper. */}
+      <span data-testid="locked-switch">
+        <Switch {...props} disabled />
+      </span>
+    </Tooltip>
+  );
+}
+
+/**
+ * Create a user (no user given) or edit the basic fields and flags of one. On the admin's own row the active and
+ * superuser switches are locked: the server refuses to let an admin deactivate or demote themself.
+ */
 export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: () => void }) {
   const { ta } = useAdminT();
   const { t, i18n } = useTranslation();
+  const me = useUser().data;
+  const isSelf = !!user && me?.id === user.id;
   const [values, setValues] = useState<UserFormValues>(() => (user ? userToForm(user) : EMPTY_USER_FORM));
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useCreateUser();
@@ -107,12 +127,16 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
           error={errors.remark}
         />
         <Group gap="lg">
-          <Switch
+          <LockedSwitch
+            locked={isSelf}
+            reason={ta('user.selfActiveLocked')}
             label={ta('user.isActive')}
             checked={values.is_active}
             onChange={(e) => set('is_active', e.currentTarget.checked)}
           />
-          <Switch
+          <LockedSwitch
+            locked={isSelf}
+            reason={ta('user.selfSuperuserLocked')}
             label={ta('user.isSuperuser')}
             checked={values.is_superuser}
             onChange={(e) => set('is_superuser', e.currentTarget.checked)}

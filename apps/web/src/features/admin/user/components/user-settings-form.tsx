@@ -3,7 +3,6 @@ import {
   Button,
   Checkbox,
   Group,
-  NumberInput,
   PasswordInput,
   SegmentedControl,
   Stack,
@@ -19,6 +18,7 @@ import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
 import type { FieldErrors } from '../../shared/form-errors';
 import { notifySuccess } from '../../shared/notify';
+import { NumberField } from '../../shared/number-field';
 import { useUpdateUserSetting } from '../api/update-user-setting';
 import { formToPayload, settingToForm, validateSettingForm } from '../lib/setting-form';
 import type { ApiSettingForm, SettingForm, WebSettingForm } from '../lib/setting-form';
@@ -73,12 +73,12 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
         <Text size="sm" c="dimmed">
           {ta('user.settingsHint', { username: user.username, id: user.id })}
         </Text>
-        <NumberInput
+        <NumberField
           label={ta('user.credits')}
           description={ta('user.creditsHint')}
           min={-1}
           value={form.credits}
-          onChange={(v) => setForm((f) => ({ ...f, credits: typeof v === 'number' ? v : 0 }))}
+          onChange={(v) => setForm((f) => ({ ...f, credits: v }))}
           error={errors.credits}
           maw={220}
         />

@@ -65,6 +65,9 @@ describe('settings form ↔ payload', () => {
     expect(paths).toContain('openai_api.custom.url');
     const slot = validateSettingForm(form).find((i) => i.path.join('.').endsWith('start_time'));
     expect(slot?.message).toBe('validation.timeFormat');
+    // A number out of range says its bound, in the words of the number fields.
+    const window = validateSettingForm(form).find((i) => i.path.join('.').endsWith('window_seconds'));
+    expect(window).toMatchObject({ message: 'adminx.schema.min', params: { min: 1 } });
   });
 
   it('adds to a count, starting from 0 when unlimited', () => {

@@ -7,6 +7,7 @@ import type {
   WebModel,
   WebSourceSetting,
 } from '@cc/contracts';
+import { fromZodIssue } from '../../shared/form-errors';
 import type { PathIssue } from '../../shared/form-errors';
 
 /** Per-model counts of the form: every model of the source, -1 = unlimited. */
@@ -122,11 +123,12 @@ export function formToPayload(form: SettingForm): UserSettingUpdate {
 export function validateSettingForm(form: SettingForm): PathIssue[] {
   const result = UserSettingUpdate.safeParse(formToPayload(form));
   if (result.success) return [];
-  return result.error.issues.map((issue) => ({
-    path: issue.path.map((p) => (p === 'custom_openai_api_settings' ? 'custom' : p)),
-    message: issue.message,
-    code: issue.code,
-  }));
+  return result.error.issues.map((issue) =>
+    fromZodIssue({
+      ...issue,
+      path: issue.path.map((p) => (p === 'custom_openai_api_settings' ? 'custom' : p)),
+    }),
+  );
 }
 
 /** Adds to a count; from unlimited (-1) the result starts at 0 + amount. */

@@ -1,0 +1,59 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { UserReadAdmin } from '@cc/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { i18n } from '../../../../i18n';
+import { queryKeys } from '../../../../lib/query-keys';
+import { clearLoginFlag, setLoginFlag } from '../../../../lib/session';
+import { adminUser } from '../../shared/fixtures';
+import { installDomStubs } from '../../shared/test-dom';
+import { UserBasicForm } from './user-basic-form';
+
+beforeEach(async () => {
+  installDomStubs();
+  await i18n.changeLanguage('en-US');
+});
+afterEach(() => {
+  cleanup();
+  clearLoginFlag();
+});
+
+/** The form as the admin `me` sees it (me is in the cache, as after login). */
+function renderForm(user: UserReadAdmin, me: UserReadAdmin) {
+  setLoginFlag();
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(queryKeys.me, me);
+  render(
+    <QueryClientProvider client={client}>
+      <MantineProvider>
+        <UserBasicForm user={user} onDone={() => undefined} />
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const switchNamed = (name: string) => screen.getByRole<HTMLInputElement>('switch', { name });
+
+describe('UserBasicForm flags', () => {
+  it("locks the active and superuser switches on the admin's own row, and says why", async () => {
+    const me = adminUser({ id: 1, username: 'admin', is_superuser: true });
+    renderForm(me, me);
+    expect(switchNamed('Active').disabled).toBe(true);
+    expect(switchNamed('Superuser').disabled).toBe(true);
+    expect(switchNamed('Verified').disabled).toBe(false);
+    const [active, superuser] = screen.getAllByTestId('locked-switch');
+    fireEvent.mouseEnter(active!);
+    expect(await screen.findByText(/you cannot deactivate it yourself/)).toBeTruthy();
+    fireEvent.mouseEnter(superuser!);
+    expect(await screen.findByText(/you cannot take away your own superuser rights/)).toBeTruthy();
+  });
+
+  it("leaves another user's switches usable", () => {
+    const me = adminUser({ id: 1, username: 'admin', is_superuser: true });
+    renderForm(adminUser({ id: 7, is_superuser: true }), me);
+    expect(switchNamed('Active').disabled).toBe(false);
+    expect(switchNamed('Superuser').disabled).toBe(false);
+    expect(screen.queryByTestId('locked-switch')).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../../i18n';
+import { adminUser } from '../../shared/fixtures';
+import { installDomStubs } from '../../shared/test-dom';
+import { UserSettingsForm } from './user-settings-form';
+
+let fetchMock: ReturnType<typeof vi.fn>;
+beforeEach(async () => {
+  installDomStubs();
+  await i18n.changeLanguage('en-US');
+  fetchMock = vi.fn(() => Promise.reject(new Error('no request expected')));
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderForm() {
+  const client = new QueryClient();
+  render(
+    <QueryClientProvider client={client}>
+      <MantineProvider>
+        <UserSettingsForm user={adminUser()} onDone={() => undefined} />
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
+const type = (name: string, text: string) => {
+  fireEvent.change(field(name), { target: { value: text } });
+  fireEvent.blur(field(name));
+};
+
+describe('UserSettingsForm number fields', () => {
+  it('refuses a rate-limit window of 0 and a negative count as typed, and does not save', async () => {
+    renderForm();
+    type('Window (seconds)', '0');
+    type('Total asks left', '-5');
+    // What the admin typed stays; nothing is rewritten to 1 or 5.
+    expect(field('Window (seconds)').value).toBe('0');
+    expect(field('Total asks left').value).toBe('-5');
+    expect(screen.getAllByText('Must be at least 1').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Must be at least -1').length).toBeGreaterThan(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please check the input')).toBeTruthy();
+    expect(screen.getByText(/openai_web\.rate_limits\.0\.window_seconds: Must be at least 1/)).toBeTruthy();
+    expect(screen.getByText(/openai_web\.total_ask_count: Must be at least -1/)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses empty credits instead of saving 0', async () => {
+    renderForm();
+    type('Credits', '');
+    expect(screen.getByText('Enter a number')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/credits: Enter a number/)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
