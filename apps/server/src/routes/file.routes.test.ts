@@ -569,7 +569,7 @@ describe('asks with files', () => {
 });
 
 describe('upstream file downloads', () => {
-  it('resolve only for the uploader, a conversation that mentions the file, or a superuser', async () => {
+  it('resolve only for the uploader, the owner of a conversation whose answer shows the file, or a superuser', async () => {
     const owner = await user();
     const other = await user();
     const r = await ask(url, { ...askBase, text_content: '#dalle a red fox' }, { cookie: owner.cookie });
@@ -603,6 +603,49 @@ describe('upstream file downloads', () => {
     expect(content.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     const blobGet = emulator.requests.slice(before).find((x) => x.path === `/blob/${fileId}`);
     expect(blobGet?.hadAuthorization).toBe(false);
+  });
+
+  it("a file id pasted into a question as text grants nothing (only the server's own records do)", async () => {
+    const owner = await user();
+    const other = await user();
+    const r = await ask(url, { ...askBase, text_content: '#dalle a grey owl' }, { cookie: owner.cookie });
+    expect(r.code).toBe(1000);
+    const tool = finalMessages(r.frames).find((m) => m.role === 'tool')!;
+    const pointer = (tool.content as { parts: { asset_pointer: string }[] }).parts[0]!.asset_pointer;
+    const fileId = pointer.replace('file-service://', '');
+
+    // The other user types the pointer, then the bare id, as questions of their own conversation: the question
+    // and the answer that quotes it are stored, yet neither is a record the server made about that file.
+    for (const text of [pointer, fileId]) {
+      const pasted = await ask(url, { ...askBase, text_content: text }, { cookie: other.cookie });
+      expect(pasted.code).toBe(1000);
+      expect(JSON.stringify(finalMessages(pasted.frames))).toContain(fileId);
+    }
+    expect((await get(other.cookie, `/api/files/openai-web/${fileId}/download-url`)).statusCode).toBe(403);
+    expect((await get(other.cookie, `/api/files/openai-web/${fileId}/content`)).statusCode).toBe(403);
+    const reuse = await ask(
+      url,
+      {
+        ...askBase,
+        text_content: 'describe it',
+        openai_web_multimodal_image_parts: [{ asset_pointer: pointer, size_bytes: 1, width: 1, height: 1 }],
+      },
+      { cookie: other.cookie },
+    );
+    expect([reuse.code, reuse.reason]).toEqual([1008, 'errors.accessDenied']);
+
+    // The owner's access comes from the tool message's image part, also after the history is read back from the
+    // upstream (the same write path), and from a code-interpreter image in a tool message's metadata.
+    const conv = r.frames.flatMap((f) => (f.type === 'message' ? [f.conversation_id] : []))[0]!;
+    expect((await get(owner.cookie, `/api/conv/${conv}`)).statusCode).toBe(200);
+    expect((await get(owner.cookie, `/api/files/openai-web/${fileId}/content`)).statusCode).toBe(200);
+    const code = await ask(url, { ...askBase, text_content: '#code cubes' }, { cookie: owner.cookie });
+    const codeTool = finalMessages(code.frames).find((m) => m.role === 'tool' && m.metadata)!;
+    const aggregate = (codeTool.metadata as { aggregate_result: { messages: { image_url?: string }[] } })
+      .aggregate_result;
+    const imageId = aggregate.messages.find((m) => m.image_url)!.image_url!.replace('file-service://', '');
+    expect((await get(owner.cookie, `/api/files/openai-web/${imageId}/content`)).statusCode).toBe(200);
+    expect((await get(other.cookie, `/api/files/openai-web/${imageId}/content`)).statusCode).toBe(403);
   });
 
   it('interpreter download: owner or superuser, through the URL or the server', async () => {

@@ -285,14 +285,15 @@ export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: stri
 }
 
 /**
- * Who may resolve an upstream file id: a superuser, its uploader, or anyone who may open a conversation whose
- * messages mention it (DALL·E output, code-interpreter images, attachments).
+ * Who may resolve an upstream file id: a superuser, its uploader, or the owner of a conversation with an assistant
+ * or tool message pointing at it (DALL·E output, code-interpreter images). Only records the server made count,
+ * never text a user typed: the upstream account is shared, so an id pasted into a question must grant nothing.
  */
 export async function assertOpenaiFileAccess(ctx: AppContext, actor: UserRow, fileId: string): Promise<void> {
   if (actor.is_superuser === 1) return;
   const db = ctx.dbHandle.db;
   if (await fileRepository(db).isUploadedBy(fileId, actor.id)) return;
-  if (await messageRepository(db).mentionsFile(fileId, actor.id)) return;
+  if (await messageRepository(db).pointsToFileFor(fileId, actor.id)) return;
   throw fail.accessDenied();
 }
 
@@ -373,8 +374,8 @@ function askFileIds(attachments: { id: string }[], imageParts: { asset_pointer: 
 }
 
 /**
- * The files of an ask must be the asker's (uploaded by them or in a conversation they may open): the upstream
- * account is shared, so a foreign file id would expose someone else's file.
+ * The files of an ask must be the asker's (uploaded by them or pointed at in a conversation of theirs): the
+ * upstream account is shared, so a foreign file id would expose someone else's file.
  */
 export async function assertAskFilesUsable(
   ctx: AppContext,
