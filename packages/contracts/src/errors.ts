@@ -165,6 +165,8 @@ export const VALIDATION_MESSAGES = {
   grantTypePassword: 'validation.grantTypePassword',
   timeFormat: 'validation.timeFormat',
   bootstrapOnly: 'validation.bootstrapOnly',
+  /** A URL whose password is still the mask while the rest of it changed. */
+  maskedPassword: 'validation.maskedPassword',
 } as const;
 
 export const TIPS = {
