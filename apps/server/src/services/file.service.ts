@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +8,7 @@ import { imageSizeFromFile } from 'image-size/fromFile';
 import { ERROR_DETAILS, IMAGE_MIME_TYPES } from '@cc/contracts';
 import type { FileUseCase, StartUploadRequest, StartUploadResponse } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { ensurePrivateDir } from '../config/bootstrap';
 import type { FileRow, UserRow } from '../db/schema';
 import { fail } from '../errors/app-error';
 import { canAccessFile } from '../policies/file.policy';
@@ -186,7 +187,7 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
   }
   const maxSize = ctx.config.data.max_file_upload_size;
   const dir = uploadsDir(ctx);
-  await mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const id = randomUUID();
   const dest = path.join(dir, id);
   const remove = () => unlink(dest).catch(() => undefined);
