@@ -109,15 +109,11 @@ export const HttpConfig = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   /** Port to listen on. */
   port: z.number().int().min(1).max(65535).default(8000),
-  /** Origins allowed for CORS and for state-changing requests and the chat websocket. */
-  cors_allow_origins: z
-    .array(z.string().min(1))
-    .default([
-      'http://localhost:8000',
-      'http://127.0.0.1:8000',
-      'http://localhost:5173',
-      'http://127.0.0.1:5173',
-    ]),
+  /**
+   * Other origins than the page's own allowed for state-changing requests and the chat websocket (with
+   * NODE_ENV=development also the dev servers: localhost and 127.0.0.1 on ports 8000 and 5173).
+   */
+  cors_allow_origins: z.array(z.string().min(1)).default([]),
   /** Behind a reverse proxy: trust X-Forwarded-* and mark the cookie Secure when the request is HTTPS. */
   trust_proxy: z.boolean().default(false),
 });
