@@ -217,3 +217,50 @@ describe('origins', () => {
     expect(await from('http://chat.lan:8000', 'other.lan:8000')).toBe('errors.originNotAllowed');
   });
 });
+
+describe('session cookie', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await createTestApp({ http: { trust_proxy: true } });
+  });
+  afterAll(() => proxied.close());
+
+  /** The session cookie of a login and of the logout after it, with or without X-Forwarded-Proto. */
+  async function cookies(app: TestApp, forwardedProto?: string) {
+    const proto = forwardedProto ? { 'x-forwarded-proto': forwardedProto } : {};
+    const login = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ ...ADMIN }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...proto },
+    });
+    expect(login.statusCode).toBe(200);
+    const logout = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: sessionCookie(login), ...proto },
+    });
+    expect(logout.statusCode).toBe(200);
+    const pick = (res: typeof login) => res.cookies.find((c) => c.name === 'cc_session');
+    return { set: pick(login), cleared: pick(logout) };
+  }
+
+  it('is Secure over HTTPS through a trusted proxy, on login and on logout', async () => {
+    const { set, cleared } = await cookies(proxied, 'https');
+    expect(set).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cleared).toMatchObject({ value: '', secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+  });
+
+  it('is not Secure over plain HTTP, nor when an untrusted client claims HTTPS', async () => {
+    for (const [app, proto] of [
+      [proxied, undefined],
+      [proxied, 'http'],
+      [t, 'https'],
+    ] as const) {
+      const { set, cleared } = await cookies(app, proto);
+      expect(set?.secure).toBeFalsy();
+      expect(set).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+      expect(cleared?.secure).toBeFalsy();
+    }
+  });
+});
