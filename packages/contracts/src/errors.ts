@@ -157,6 +157,8 @@ export const VALIDATION_MESSAGES = {
   nicknameRequired: 'validation.nicknameRequired',
   emailRequired: 'validation.emailRequired',
   invalidEmail: 'validation.invalidEmail',
+  /** An avatar that is neither an http(s) URL nor a `data:image/…` URL. */
+  avatarUrl: 'validation.avatarUrl',
   passwordRule: 'validation.passwordRule',
   modelRequired: 'validation.modelRequired',
   pluginCountExceeded: 'validation.pluginCountExceeded',
