@@ -146,6 +146,7 @@ export const ERROR_DETAILS = {
   contentLengthMismatch: 'errors.detail.contentLengthMismatch',
   multipartExpected: 'errors.detail.multipartExpected',
   multipartLimit: 'errors.detail.multipartLimit',
+  multipartTruncated: 'errors.detail.multipartTruncated',
   /** `{seconds}` */
   retryAfter: 'errors.detail.retryAfter',
 } as const;

@@ -168,6 +168,28 @@ describe('local upload and download', () => {
     expect(wrong.json()).toMatchObject({ code: 400, message: 'errors.invalidRequest' });
   });
 
+  it('answers a truncated multipart upload with 400 and keeps nothing', async () => {
+    const u = await user();
+    const before = storedNames().length;
+    const form = multipartFile(randomBytes(4096), { filename: 'cut.bin' });
+    // The connection ends inside the file part: no closing boundary ever comes.
+    for (const cut of [form.payload.length - 40, 60]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/files/local/upload',
+        headers: { ...form.headers, cookie: u.cookie },
+        payload: form.payload.subarray(0, cut),
+      });
+      expect([cut, res.statusCode]).toEqual([cut, 400]);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'errors.invalidRequest',
+        result: 'errors.detail.multipartTruncated',
+      });
+    }
+    expect(storedNames()).toHaveLength(before);
+  });
+
   it('deleting a user removes their uploaded files from disk and the records with them', async () => {
     const owner = await user();
     const keeper = await user();
