@@ -53,7 +53,10 @@ export const OpenaiWebConfig = z.object({
     .transform((m) => ({ ...DEFAULT_WEB_MODEL_CODES, ...m })),
   /** Where file bytes go first. */
   file_upload_strategy: FileUploadStrategy.default('browser_upload_only'),
-  /** Where browsers may PUT file bytes under the browser upload strategies (the page's CSP connect-src). */
+  /**
+   * The upstream's blob hosts: where browsers may PUT file bytes (the page's CSP connect-src, read at start) and,
+   * besides the upstream's own host, the only hosts the server downloads files from (`https://*.x` = subdomains).
+   */
   browser_upload_origins: z
     .array(z.string().min(1))
     .default(['https://files.oaiusercontent.com', 'https://*.blob.core.windows.net']),

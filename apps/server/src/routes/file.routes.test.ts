@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Emulator } from '@cc/upstream-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -668,6 +670,62 @@ describe('upstream file downloads', () => {
     const imageId = aggregate.messages.find((m) => m.image_url)!.image_url!.replace('file-service://', '');
     expect((await get(owner.cookie, `/api/files/openai-web/${imageId}/content`)).statusCode).toBe(200);
     expect((await get(other.cookie, `/api/files/openai-web/${imageId}/content`)).statusCode).toBe(403);
+  });
+
+  it("fetches the upstream's download URLs only from its own host or the configured blob origins", async () => {
+    // Another service the server can reach (an internal one, say) and an upstream that points downloads at it.
+    const hits: string[] = [];
+    const internal = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('internal secret');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    const internalOrigin = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+    let downloadUrl = `${internalOrigin}/admin/export`;
+    const upstream = http.createServer((req, res) => {
+      if (!/^\/backend-api\/files\/[^/]+\/download$/.test(req.url ?? '')) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'success', download_url: downloadUrl, file_name: 'export.txt' }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamOrigin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const origins = t.ctx.runtime.current().openai_web.browser_upload_origins;
+    const content = () => get(admin, '/api/files/openai-web/file-anything/content');
+    try {
+      await setWeb({ chatgpt_base_url: `${upstreamOrigin}/backend-api/` });
+      await t.ctx.upstream.refresh();
+
+      for (const url of [
+        `${internalOrigin}/admin/export`,
+        `${upstreamOrigin.replace('127.0.0.1', 'localhost')}/x`,
+        'https://files.oaiusercontent.com.evil.example/x',
+        'https://evil.example/.blob.core.windows.net/x',
+        'https://blob.core.windows.net.evil.example/x',
+      ]) {
+        downloadUrl = url;
+        const refused = await content();
+        expect([url, refused.statusCode]).toEqual([url, 502]);
+        expect(refused.body).not.toContain('internal secret');
+      }
+      expect(hits).toEqual([]);
+
+      // The upstream's own host, and a host the admin lists as a blob origin, are fetched.
+      downloadUrl = `${upstreamOrigin}/backend-api/files/file-anything/download`;
+      expect((await content()).statusCode).toBe(200);
+      downloadUrl = `${internalOrigin}/blob/file-anything?sig=1`;
+      await setWeb({ browser_upload_origins: [...origins, internalOrigin] });
+      const allowed = await content();
+      expect(allowed.statusCode).toBe(200);
+      expect(allowed.body).toBe('internal secret');
+      expect(hits).toEqual(['/blob/file-anything?sig=1']);
+    } finally {
+      await setWeb({ chatgpt_base_url: emulator.webBaseUrl, browser_upload_origins: origins });
+      await t.ctx.upstream.refresh();
+      internal.closeAllConnections();
+      upstream.closeAllConnections();
+      await new Promise((resolve) => internal.close(resolve));
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 
   it('interpreter download: owner or superuser, through the URL or the server', async () => {

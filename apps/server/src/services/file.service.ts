@@ -329,7 +329,8 @@ async function relayDownload(
   serverId: number | null,
   signal?: AbortSignal,
 ): Promise<RelayedDownload> {
-  const res = await openDownload(ctx.upstream.webTarget(serverId), url, signal);
+  const blobOrigins = ctx.runtime.current().openai_web.browser_upload_origins;
+  const res = await openDownload(ctx.upstream.webTarget(serverId), url, blobOrigins, signal);
   const length = Number(res.headers['content-length']);
   const type = res.headers['content-type'];
   return {
