@@ -64,26 +64,37 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const directives = {
+    defaultSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    scriptSrc: ["'self'"],
+    // Browser uploads go straight to the upstream's blob host (and, in demo mode, to the emulator's).
+    connectSrc: [
+      "'self'",
+      'ws:',
+      'wss:',
+      ...ctx.runtime.current().openai_web.browser_upload_origins,
+      ...(ctx.demo ? [ctx.demo.emulator.url] : []),
+    ],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+  };
+  // HSTS and upgrade-insecure-requests only on HTTPS requests (directly or through a trusted proxy): over plain
+  // HTTP, e.g. http://chat.lan:8000, they make the browser fetch the scripts over HTTPS and the page stays blank.
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        // Browser uploads go straight to the upstream's blob host (and, in demo mode, to the emulator's).
-        connectSrc: [
-          "'self'",
-          'ws:',
-          'wss:',
-          ...ctx.runtime.current().openai_web.browser_upload_origins,
-          ...(ctx.demo ? [ctx.demo.emulator.url] : []),
-        ],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-      },
-    },
+    hsts: false,
+    contentSecurityPolicy: { directives: { ...directives, upgradeInsecureRequests: null } },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') {
+      // Applies the headers again with the HTTPS-only ones on (the defaults: one year, subdomains included).
+      reply.helmet({
+        hsts: { maxAge: 31_536_000, includeSubDomains: true },
+        contentSecurityPolicy: { directives },
+      });
+    }
   });
   await app.register(cookie);
   await app.register(formbody);

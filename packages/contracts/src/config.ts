@@ -53,7 +53,10 @@ export const OpenaiWebConfig = z.object({
     .transform((m) => ({ ...DEFAULT_WEB_MODEL_CODES, ...m })),
   /** Where file bytes go first. */
   file_upload_strategy: FileUploadStrategy.default('browser_upload_only'),
-  /** Where browsers may PUT file bytes under the browser upload strategies (the page's CSP connect-src). */
+  /**
+   * The upstream's blob hosts: where browsers may PUT file bytes (the page's CSP connect-src, read at start) and,
+   * besides the upstream's own host, the only hosts the server downloads files from (`https://*.x` = subdomains).
+   */
   browser_upload_origins: z
     .array(z.string().min(1))
     .default(['https://files.oaiusercontent.com', 'https://*.blob.core.windows.net']),
@@ -109,15 +112,11 @@ export const HttpConfig = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   /** Port to listen on. */
   port: z.number().int().min(1).max(65535).default(8000),
-  /** Origins allowed for CORS and for state-changing requests and the chat websocket. */
-  cors_allow_origins: z
-    .array(z.string().min(1))
-    .default([
-      'http://localhost:8000',
-      'http://127.0.0.1:8000',
-      'http://localhost:5173',
-      'http://127.0.0.1:5173',
-    ]),
+  /**
+   * Other origins than the page's own allowed for state-changing requests and the chat websocket (with
+   * NODE_ENV=development also the dev servers: localhost and 127.0.0.1 on ports 8000 and 5173).
+   */
+  cors_allow_origins: z.array(z.string().min(1)).default([]),
   /** Behind a reverse proxy: trust X-Forwarded-* and mark the cookie Secure when the request is HTTPS. */
   trust_proxy: z.boolean().default(false),
 });

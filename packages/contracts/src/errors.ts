@@ -152,6 +152,7 @@ export const ERROR_DETAILS = {
   contentLengthMismatch: 'errors.detail.contentLengthMismatch',
   multipartExpected: 'errors.detail.multipartExpected',
   multipartLimit: 'errors.detail.multipartLimit',
+  multipartTruncated: 'errors.detail.multipartTruncated',
   /** `{seconds}` */
   retryAfter: 'errors.detail.retryAfter',
 } as const;
@@ -163,6 +164,8 @@ export const VALIDATION_MESSAGES = {
   nicknameRequired: 'validation.nicknameRequired',
   emailRequired: 'validation.emailRequired',
   invalidEmail: 'validation.invalidEmail',
+  /** An avatar that is neither an http(s) URL nor a `data:image/…` URL. */
+  avatarUrl: 'validation.avatarUrl',
   passwordRule: 'validation.passwordRule',
   modelRequired: 'validation.modelRequired',
   pluginCountExceeded: 'validation.pluginCountExceeded',
@@ -171,6 +174,8 @@ export const VALIDATION_MESSAGES = {
   grantTypePassword: 'validation.grantTypePassword',
   timeFormat: 'validation.timeFormat',
   bootstrapOnly: 'validation.bootstrapOnly',
+  /** A URL whose password is still the mask while the rest of it changed. */
+  maskedPassword: 'validation.maskedPassword',
 } as const;
 
 export const TIPS = {

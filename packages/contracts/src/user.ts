@@ -24,7 +24,9 @@ export const Nickname = z
 export const Email = z
   .email({ error: (issue) => (absent(issue.input) ? V.emailRequired : V.invalidEmail) })
   .max(254);
-export const Avatar = z.string().max(2048).nullable();
+/** What an avatar may be: an http(s) URL or an inline `data:image/…` URL, never a script (`javascript:` …). */
+const AVATAR_URL = /^(https?:\/\/[^\s/?#]+\S*|data:image\/[a-z0-9.+-]+[;,]\S*)$/i;
+export const Avatar = z.string().max(2048).regex(AVATAR_URL, { message: V.avatarUrl }).nullable();
 export const Remark = z.string().max(256).nullable();
 
 export const ChatStatus = z.enum(['asking', 'queueing', 'idling']);

@@ -1,7 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { closeContext, createContext } from '../context';
+import { createLogger, serverLogFile } from '../log/logger';
 import { ConfigError, loadConfig } from './bootstrap';
 import { loadSecrets } from './secrets';
 
@@ -41,7 +44,7 @@ describe('loadConfig', () => {
     });
     expect(c.http.port).toBe(8000);
     expect(c.http.host).toBe('127.0.0.1');
-    expect(c.http.cors_allow_origins).toHaveLength(4);
+    expect(c.http.cors_allow_origins).toEqual([]);
     expect(c.data).toMatchObject({ run_migration: false, max_file_upload_size: 104857600 });
     expect(c.auth).toMatchObject({ jwt_lifetime_seconds: 259200, cookie_max_age: 259200, jwt_secret: null });
     expect(c.stats).toMatchObject({
@@ -146,5 +149,50 @@ describe('loadSecrets', () => {
     expect(JSON.parse(readFileSync(path.join(d, 'secrets.json'), 'utf8'))).toMatchObject({
       sessionKey: a.sessionKey,
     });
+  });
+});
+
+describe('data directory', () => {
+  const modeOf = (file: string) => statSync(file).mode & 0o777;
+
+  it('is created owner-only (0700) with the database, its WAL and the log owner-only (0600)', async () => {
+    const base = dir();
+    const dataDir = path.join(base, 'data');
+    const config = loadConfig(
+      { CC_DATA_DIR: dataDir },
+      {
+        overrides: {
+          common: { initial_admin_user_password: 'admin-pass-123' },
+          log: { console_log_level: 'WARNING' },
+        },
+      },
+    );
+    const db = path.join(dataDir, 'database.db');
+    const files = [db, `${db}-wal`, `${db}-shm`, path.join(dataDir, 'secrets.json'), serverLogFile(config)];
+    const boot = async () => {
+      // As main.ts does: the logger (with its file) first, then the context (secrets, database, migrations).
+      const logger = createLogger(config);
+      const ctx = await createContext(config, pino({ level: 'silent' }), { demo: false });
+      logger.warn('booted');
+      return { ctx, logger };
+    };
+    try {
+      const first = await boot();
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(path.dirname(serverLogFile(config)))).toBe(0o700);
+      for (const file of files) {
+        expect(existsSync(file), file).toBe(true);
+        expect([file, modeOf(file)]).toEqual([file, 0o600]);
+      }
+      await closeContext(first.ctx);
+
+      // Files an earlier version left readable by others are narrowed at the next start.
+      for (const file of [db, serverLogFile(config)]) chmodSync(file, 0o644);
+      const second = await boot();
+      for (const file of files) expect([file, modeOf(file)]).toEqual([file, 0o600]);
+      await closeContext(second.ctx);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Config } from '@cc/contracts';
@@ -30,6 +30,26 @@ function coerce(raw: string): unknown {
   if (raw === 'false') return false;
   if (/^-?\d+$/.test(raw)) return Number(raw);
   return raw;
+}
+
+/**
+ * Creates a folder of the data directory (the directory itself included) readable by the server's user only:
+ * it holds the database, the secrets, uploads and logs. An existing folder is left as it is (the admin's choice).
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Narrows a file of the data directory to 0600 (an earlier version created the database and logs 0644). Best
+ * effort: a missing file or one the server may not change is left alone.
+ */
+export function restrictToOwner(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch {
+    // Missing (nothing to narrow) or not ours (EPERM): the server still runs.
+  }
 }
 
 /** Data dir is needed before config.yaml can be found: env, else the default. */

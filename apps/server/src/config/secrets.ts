@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from './bootstrap';
 import type { AppConfig } from './bootstrap';
 
 export interface Secrets {
@@ -23,7 +24,7 @@ export function loadSecrets(config: AppConfig): Secrets {
     credentialsKey: stored.credentialsKey ?? randomBytes(32).toString('hex'),
   };
   if (stored.sessionKey !== generated.sessionKey || stored.credentialsKey !== generated.credentialsKey) {
-    mkdirSync(config.data.data_dir, { recursive: true });
+    ensurePrivateDir(config.data.data_dir);
     writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
   }
   return {

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateDir, restrictToOwner } from '../config/bootstrap';
 import type { Database } from './schema';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -61,7 +62,12 @@ export function openDb(options: OpenDbOptions): DbHandle {
   }
   let file = options.databaseUrl ?? path.join(options.dataDir, 'database.db');
   if (file.startsWith('sqlite:')) file = file.replace(/^sqlite:(\/\/)?/, '');
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    // Owner-only: SQLite gives the WAL and shared-memory files the database file's mode.
+    ensurePrivateDir(path.dirname(path.resolve(file)));
+    closeSync(openSync(file, 'a', 0o600));
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictToOwner(f);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');

@@ -30,3 +30,79 @@ describe('prepareSchema', () => {
     }
   });
 });
+
+describe('2026-11-23-01-message-files', () => {
+  it('records the files that stored assistant and tool messages point at, never those of user messages', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    const before = (dialect: 'sqlite' | 'postgres') => {
+      const { '2026-11-23-01-message-files': _added, ...older } = migrationList(dialect);
+      return older;
+    };
+    try {
+      await prepareSchema(handle, true, before);
+      // Rows as the schema was before this migration.
+      const db = handle.db as unknown as AnyDb;
+      const now = new Date().toISOString();
+      await db
+        .insertInto('conversations')
+        .values({ conversation_id: 'c1', source: 'openai_web', create_time: now, update_time: now })
+        .execute();
+      const message = (id: string, role: string, content: unknown, metadata: unknown = null) => ({
+        id,
+        conversation_id: 'c1',
+        role,
+        content: JSON.stringify(content),
+        metadata: metadata === null ? null : JSON.stringify(metadata),
+        create_time: now,
+      });
+      const image = (id: string) => ({
+        content_type: 'image_asset_pointer',
+        asset_pointer: `file-service://${id}`,
+      });
+      await db
+        .insertInto('messages')
+        .values([
+          message('m1', 'user', {
+            content_type: 'multimodal_text',
+            parts: [image('file-typed'), 'file-service://file-typed2'],
+          }),
+          message('m2', 'tool', {
+            content_type: 'multimodal_text',
+            parts: [image('file-dalle'), image('file-dalle')],
+          }),
+          message(
+            'm3',
+            'tool',
+            { content_type: 'execution_output', text: 'ok' },
+            {
+              aggregate_result: {
+                messages: [{ message_type: 'image', image_url: 'file-service://file-chart' }],
+              },
+            },
+          ),
+          message('m4', 'assistant', { content_type: 'text', parts: ['see file-service://file-text'] }),
+          message('m5', 'assistant', { content_type: 'multimodal_text', parts: [image('../etc/passwd')] }),
+        ])
+        .execute();
+      expect(await prepareSchema(handle, true)).toEqual(['2026-11-23-01-message-files']);
+      const rows = await handle.db
+        .selectFrom('message_files')
+        .select(['message_id', 'file_id'])
+        .orderBy('message_id')
+        .execute();
+      expect(rows).toEqual([
+        { message_id: 'm2', file_id: 'file-dalle' },
+        { message_id: 'm3', file_id: 'file-chart' },
+      ]);
+      // The rows go with their message.
+      await handle.db.deleteFrom('messages').where('id', '=', 'm2').execute();
+      expect(await handle.db.selectFrom('message_files').select('file_id').execute()).toEqual([
+        { file_id: 'file-chart' },
+      ]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});

@@ -112,6 +112,16 @@ export interface MessagesTable {
   seq: number;
 }
 
+/**
+ * The upstream files a stored message points at (image parts and code-interpreter images of assistant and tool
+ * messages), written with the message: the only way a conversation grants access to a file it did not upload.
+ */
+export interface MessageFilesTable {
+  message_id: string;
+  /** The upstream (openai_web) file id. */
+  file_id: string;
+}
+
 export interface AskLogsTable {
   id: Generated<number>;
   time: string;
@@ -202,6 +212,7 @@ export interface Database {
   servers: ServersTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
+  message_files: MessageFilesTable;
   ask_logs: AskLogsTable;
   rate_events: RateEventsTable;
   users: UsersTable;

@@ -20,7 +20,18 @@ declare module 'fastify' {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Same host as the request, or one of the configured origins. Absent Origin (non-browser client) passes. */
+/** The local dev servers (this server, the Vite dev server): trusted only when NODE_ENV is development. */
+export const DEVELOPMENT_ORIGINS = [
+  'http://localhost:8000',
+  'http://127.0.0.1:8000',
+  'http://localhost:5173',
+  'http://127.0.0.1:5173',
+] as const;
+
+/**
+ * Same host as the request, one of the configured origins, or in development a dev server's. Absent Origin
+ * (non-browser client) passes.
+ */
 export function isOriginAllowed(
   ctx: AppContext,
   origin: string | undefined,
@@ -28,6 +39,8 @@ export function isOriginAllowed(
 ): boolean {
   if (!origin) return true;
   if (ctx.config.http.cors_allow_origins.includes(origin)) return true;
+  if (process.env.NODE_ENV === 'development' && (DEVELOPMENT_ORIGINS as readonly string[]).includes(origin))
+    return true;
   try {
     return new URL(origin).host === host;
   } catch {

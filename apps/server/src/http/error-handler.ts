@@ -26,6 +26,17 @@ const CLIENT_ERROR_DETAILS: Record<string, string> = {
   FST_FIELDS_LIMIT: ERROR_DETAILS.multipartLimit,
 };
 
+/**
+ * Busboy's error when the body ends inside a multipart form (a dropped or cut-off upload). It has no code, only
+ * this message; the client sent too little, so it is a 400, not a server failure.
+ */
+const MULTIPART_TRUNCATED = 'Unexpected end of multipart data';
+
+/** Whether an error is the one of a multipart body that ended too early (answered 400 `multipartTruncated`). */
+export function isTruncatedMultipart(error: unknown): boolean {
+  return error instanceof Error && error.message === MULTIPART_TRUNCATED && !(error as FastifyError).code;
+}
+
 /** Seconds until @fastify/rate-limit lets the client in again (it sets `retry-after` before refusing). */
 function retryAfterSeconds(reply: FastifyReply): number | null {
   const value = Number(reply.getHeader('retry-after'));
@@ -55,7 +66,8 @@ export function registerErrorHandlers(app: FastifyInstance, options: { spaFallba
     }
     const failure = describeFailure(error);
     if (failure.kind === 'unknown') {
-      const status = error.statusCode ?? 500;
+      const truncated = isTruncatedMultipart(error);
+      const status = truncated ? 400 : (error.statusCode ?? 500);
       if (status === 429) {
         const seconds = retryAfterSeconds(reply);
         return reply.status(429).send({
@@ -66,12 +78,12 @@ export function registerErrorHandlers(app: FastifyInstance, options: { spaFallba
         });
       }
       if (status >= 400 && status < 500) {
-        // Fastify's own client errors: bad JSON, unsupported media type, body too large, …
+        // Fastify's own client errors: bad JSON, unsupported media type, body too large, a cut-off form, …
         request.log.info({ code: error.code, reason: error.message }, 'client error');
         return reply.status(status).send({
           code: status,
           message: ERRORS.invalidRequest.message,
-          result: CLIENT_ERROR_DETAILS[error.code] ?? null,
+          result: truncated ? ERROR_DETAILS.multipartTruncated : (CLIENT_ERROR_DETAILS[error.code] ?? null),
         });
       }
       request.log.error({ err: error }, 'unhandled error');

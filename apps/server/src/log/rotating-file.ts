@@ -1,14 +1,6 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir, restrictToOwner } from '../config/bootstrap';
 
 export interface RotatingFileOptions {
   file: string;
@@ -23,8 +15,10 @@ export interface RotatingFileOptions {
  * viewer reads it from the tail.
  */
 export function rotatingFile(options: RotatingFileOptions) {
-  mkdirSync(path.dirname(options.file), { recursive: true });
-  let fd = openSync(options.file, 'a');
+  ensurePrivateDir(path.dirname(options.file));
+  // Owner-only: log lines carry user names, addresses and upstream errors.
+  let fd = openSync(options.file, 'a', 0o600);
+  restrictToOwner(options.file);
   let size = existsSync(options.file) ? statSync(options.file).size : 0;
 
   function rotate(): void {
@@ -35,7 +29,7 @@ export function rotatingFile(options: RotatingFileOptions) {
     }
     if (options.backupCount > 0) renameSync(options.file, `${options.file}.1`);
     else unlinkSync(options.file);
-    fd = openSync(options.file, 'a');
+    fd = openSync(options.file, 'a', 0o600);
     size = 0;
   }
 

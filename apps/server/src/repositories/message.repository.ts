@@ -1,9 +1,54 @@
-import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
+import { OpenaiWebFileId } from '@cc/contracts';
 import type { MessageRow, MessagesTable } from '../db/schema';
 import type { Executor } from './executor';
 
 export type NewMessageRow = Insertable<MessagesTable>;
+
+/** Roles whose content comes from the upstream, never from what a user typed. */
+const POINTING_ROLES = new Set(['assistant', 'tool']);
+const POINTER = /^[a-z][a-z0-9+.-]*:\/\/(.+)$/i;
+
+function fileIdOf(pointer: unknown): string | null {
+  if (typeof pointer !== 'string') return null;
+  const id = POINTER.exec(pointer)?.[1];
+  return id && OpenaiWebFileId.safeParse(id).success ? id : null;
+}
+
+function parsed(json: string | null | undefined): unknown {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+
+/**
+ * The upstream files a message points at, as structured data only: image parts (`asset_pointer`) and
+ * code-interpreter images (`metadata.aggregate_result.messages[].image_url`) of assistant and tool messages.
+ * User messages and any text never count: a user can type anything there.
+ */
+export function pointedFileIds(row: Pick<NewMessageRow, 'role' | 'content' | 'metadata'>): string[] {
+  if (!POINTING_ROLES.has(row.role)) return [];
+  const ids = new Set<string>();
+  const content = parsed(row.content);
+  for (const part of isRecord(content) ? listOf(content.parts) : []) {
+    const id = isRecord(part) ? fileIdOf(part.asset_pointer) : null;
+    if (id) ids.add(id);
+  }
+  const metadata = parsed(row.metadata);
+  const aggregate = isRecord(metadata) ? metadata.aggregate_result : null;
+  for (const m of isRecord(aggregate) ? listOf(aggregate.messages) : []) {
+    const id = isRecord(m) && m.message_type === 'image' ? fileIdOf(m.image_url) : null;
+    if (id) ids.add(id);
+  }
+  return [...ids];
+}
 
 /** The `messages` table: a tree per conversation by `parent` links; children are derived, never stored. */
 export function messageRepository(db: Executor) {
@@ -22,48 +67,53 @@ export function messageRepository(db: Executor) {
     },
     /**
      * Inserts or replaces messages (streamed answers are flushed repeatedly under the same id; a web conversation
-     * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question).
+     * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question), and with each
+     * its `message_files` rows (what `pointedFileIds` finds), in one transaction. The only write path of both tables.
      */
     async upsert(rows: NewMessageRow[]): Promise<void> {
-      for (const row of rows) {
-        await db
-          .insertInto('messages')
-          .values(row)
-          .onConflict((oc) =>
-            oc.column('id').doUpdateSet({
-              content: row.content,
-              metadata: row.metadata,
-              text: row.text,
-              model: row.model,
-              author_name: row.author_name,
-              role: row.role,
-              parent: row.parent,
-            }),
-          )
-          .execute();
-      }
+      const write = async (trx: Executor) => {
+        for (const row of rows) {
+          await trx
+            .insertInto('messages')
+            .values(row)
+            .onConflict((oc) =>
+              oc.column('id').doUpdateSet({
+                content: row.content,
+                metadata: row.metadata,
+                text: row.text,
+                model: row.model,
+                author_name: row.author_name,
+                role: row.role,
+                parent: row.parent,
+              }),
+            )
+            .execute();
+          await trx.deleteFrom('message_files').where('message_id', '=', row.id).execute();
+          const fileIds = pointedFileIds(row);
+          if (fileIds.length > 0) {
+            await trx
+              .insertInto('message_files')
+              .values(fileIds.map((file_id) => ({ message_id: row.id, file_id })))
+              .execute();
+          }
+        }
+      };
+      if (rows.length === 0) return;
+      if (db.isTransaction) await write(db);
+      else await db.transaction().execute(write);
     },
-    /**
-     * Whether an upstream file id appears (as an attachment id or a `…://<id>` pointer) in the content or metadata
-     * of a message of a conversation owned by `ownerId` (null = any conversation).
-     */
-    async mentionsFile(fileId: string, ownerId: number | null): Promise<boolean> {
-      const escaped = fileId.replace(/[!%_]/g, (c) => `!${c}`);
-      const patterns = [`%"${escaped}"%`, `%://${escaped}"%`];
-      let q = db
-        .selectFrom('messages')
+    /** Whether a message of a conversation owned by `ownerId` points at the upstream file `fileId`. */
+    async pointsToFileFor(fileId: string, ownerId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('message_files')
+        .innerJoin('messages', 'messages.id', 'message_files.message_id')
         .innerJoin('conversations', 'conversations.conversation_id', 'messages.conversation_id')
-        .select('messages.id')
-        .where((eb) =>
-          eb.or(
-            patterns.flatMap((p) => [
-              eb(sql`messages.content`, 'like', sql`${p} escape '!'`),
-              eb(sql`messages.metadata`, 'like', sql`${p} escape '!'`),
-            ]),
-          ),
-        );
-      if (ownerId !== null) q = q.where('conversations.user_id', '=', ownerId);
-      return !!(await q.limit(1).executeTakeFirst());
+        .select('message_files.message_id')
+        .where('message_files.file_id', '=', fileId)
+        .where('conversations.user_id', '=', ownerId)
+        .limit(1)
+        .executeTakeFirst();
+      return !!row;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, createTestApp, sessionCookie } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -178,5 +178,89 @@ describe('sessions', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe(10403);
+  });
+});
+
+describe('origins', () => {
+  afterEach(() => vi.unstubAllEnvs());
+  /** The message of a state-changing request from `origin` (no session: an allowed origin gets to 10401). */
+  const from = async (origin: string, host: string) =>
+    (await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { origin, host } })).json()
+      .message;
+
+  it('trusts the dev servers (localhost, 127.0.0.1 on 8000 and 5173) only when NODE_ENV is development', async () => {
+    const dev = [
+      'http://localhost:8000',
+      'http://127.0.0.1:8000',
+      'http://localhost:5173',
+      'http://127.0.0.1:5173',
+    ];
+    for (const mode of ['production', 'test']) {
+      vi.stubEnv('NODE_ENV', mode);
+      for (const origin of dev)
+        expect([mode, origin, await from(origin, 'chat.lan')]).toEqual([
+          mode,
+          origin,
+          'errors.originNotAllowed',
+        ]);
+    }
+    vi.stubEnv('NODE_ENV', 'development');
+    for (const origin of dev)
+      expect([origin, await from(origin, 'chat.lan')]).toEqual([origin, 'errors.userNotLogin']);
+    expect(await from('http://localhost:3000', 'chat.lan')).toBe('errors.originNotAllowed');
+  });
+
+  it("always trusts the page's own origin", async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    expect(await from('http://chat.lan:8000', 'chat.lan:8000')).toBe('errors.userNotLogin');
+    expect(await from('http://127.0.0.1:8000', '127.0.0.1:8000')).toBe('errors.userNotLogin');
+    expect(await from('http://chat.lan:8000', 'other.lan:8000')).toBe('errors.originNotAllowed');
+  });
+});
+
+describe('session cookie', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await createTestApp({ http: { trust_proxy: true } });
+  });
+  afterAll(() => proxied.close());
+
+  /** The session cookie of a login and of the logout after it, with or without X-Forwarded-Proto. */
+  async function cookies(app: TestApp, forwardedProto?: string) {
+    const proto = forwardedProto ? { 'x-forwarded-proto': forwardedProto } : {};
+    const login = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ ...ADMIN }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...proto },
+    });
+    expect(login.statusCode).toBe(200);
+    const logout = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: sessionCookie(login), ...proto },
+    });
+    expect(logout.statusCode).toBe(200);
+    const pick = (res: typeof login) => res.cookies.find((c) => c.name === 'cc_session');
+    return { set: pick(login), cleared: pick(logout) };
+  }
+
+  it('is Secure over HTTPS through a trusted proxy, on login and on logout', async () => {
+    const { set, cleared } = await cookies(proxied, 'https');
+    expect(set).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cleared).toMatchObject({ value: '', secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+  });
+
+  it('is not Secure over plain HTTP, nor when an untrusted client claims HTTPS', async () => {
+    for (const [app, proto] of [
+      [proxied, undefined],
+      [proxied, 'http'],
+      [t, 'https'],
+    ] as const) {
+      const { set, cleared } = await cookies(app, proto);
+      expect(set?.secure).toBeFalsy();
+      expect(set).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+      expect(cleared?.secure).toBeFalsy();
+    }
   });
 });

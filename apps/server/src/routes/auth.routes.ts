@@ -19,13 +19,17 @@ async function multipartToObject(request: FastifyRequest): Promise<void> {
   request.body = fields;
 }
 
-function cookieOptions(request: FastifyRequest, maxAge: number) {
+/**
+ * The session cookie's attributes, the same when it is set and when it is cleared: HttpOnly, SameSite=Lax, and
+ * Secure whenever the request is HTTPS (TLS to this server, or X-Forwarded-Proto from a trusted proxy).
+ */
+function cookieOptions(request: FastifyRequest, maxAge?: number) {
   return {
     path: '/',
     httpOnly: true,
     sameSite: 'lax' as const,
     secure: request.protocol === 'https',
-    maxAge,
+    ...(maxAge === undefined ? {} : { maxAge }),
   };
 }
 
@@ -62,7 +66,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     { config: { access: 'user' }, schema: { tags: ['auth'], response: { 200: envelope(z.null()) } } },
     async (request, reply) => {
       await logout(ctx, currentUser(request).session.id);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       return ok(null);
     },
   );

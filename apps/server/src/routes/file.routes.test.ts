@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Emulator } from '@cc/upstream-emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +168,28 @@ describe('local upload and download', () => {
       payload: wrongField.payload,
     });
     expect(wrong.json()).toMatchObject({ code: 400, message: 'errors.invalidRequest' });
+  });
+
+  it('answers a truncated multipart upload with 400 and keeps nothing', async () => {
+    const u = await user();
+    const before = storedNames().length;
+    const form = multipartFile(randomBytes(4096), { filename: 'cut.bin' });
+    // The connection ends inside the file part: no closing boundary ever comes.
+    for (const cut of [form.payload.length - 40, 60]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/files/local/upload',
+        headers: { ...form.headers, cookie: u.cookie },
+        payload: form.payload.subarray(0, cut),
+      });
+      expect([cut, res.statusCode]).toEqual([cut, 400]);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'errors.invalidRequest',
+        result: 'errors.detail.multipartTruncated',
+      });
+    }
+    expect(storedNames()).toHaveLength(before);
   });
 
   it('deleting a user removes their uploaded files from disk and the records with them', async () => {
@@ -569,7 +593,7 @@ describe('asks with files', () => {
 });
 
 describe('upstream file downloads', () => {
-  it('resolve only for the uploader, a conversation that mentions the file, or a superuser', async () => {
+  it('resolve only for the uploader, the owner of a conversation whose answer shows the file, or a superuser', async () => {
     const owner = await user();
     const other = await user();
     const r = await ask(url, { ...askBase, text_content: '#dalle a red fox' }, { cookie: owner.cookie });
@@ -603,6 +627,105 @@ describe('upstream file downloads', () => {
     expect(content.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     const blobGet = emulator.requests.slice(before).find((x) => x.path === `/blob/${fileId}`);
     expect(blobGet?.hadAuthorization).toBe(false);
+  });
+
+  it("a file id pasted into a question as text grants nothing (only the server's own records do)", async () => {
+    const owner = await user();
+    const other = await user();
+    const r = await ask(url, { ...askBase, text_content: '#dalle a grey owl' }, { cookie: owner.cookie });
+    expect(r.code).toBe(1000);
+    const tool = finalMessages(r.frames).find((m) => m.role === 'tool')!;
+    const pointer = (tool.content as { parts: { asset_pointer: string }[] }).parts[0]!.asset_pointer;
+    const fileId = pointer.replace('file-service://', '');
+
+    // The other user types the pointer, then the bare id, as questions of their own conversation: the question
+    // and the answer that quotes it are stored, yet neither is a record the server made about that file.
+    for (const text of [pointer, fileId]) {
+      const pasted = await ask(url, { ...askBase, text_content: text }, { cookie: other.cookie });
+      expect(pasted.code).toBe(1000);
+      expect(JSON.stringify(finalMessages(pasted.frames))).toContain(fileId);
+    }
+    expect((await get(other.cookie, `/api/files/openai-web/${fileId}/download-url`)).statusCode).toBe(403);
+    expect((await get(other.cookie, `/api/files/openai-web/${fileId}/content`)).statusCode).toBe(403);
+    const reuse = await ask(
+      url,
+      {
+        ...askBase,
+        text_content: 'describe it',
+        openai_web_multimodal_image_parts: [{ asset_pointer: pointer, size_bytes: 1, width: 1, height: 1 }],
+      },
+      { cookie: other.cookie },
+    );
+    expect([reuse.code, reuse.reason]).toEqual([1008, 'errors.accessDenied']);
+
+    // The owner's access comes from the tool message's image part, also after the history is read back from the
+    // upstream (the same write path), and from a code-interpreter image in a tool message's metadata.
+    const conv = r.frames.flatMap((f) => (f.type === 'message' ? [f.conversation_id] : []))[0]!;
+    expect((await get(owner.cookie, `/api/conv/${conv}`)).statusCode).toBe(200);
+    expect((await get(owner.cookie, `/api/files/openai-web/${fileId}/content`)).statusCode).toBe(200);
+    const code = await ask(url, { ...askBase, text_content: '#code cubes' }, { cookie: owner.cookie });
+    const codeTool = finalMessages(code.frames).find((m) => m.role === 'tool' && m.metadata)!;
+    const aggregate = (codeTool.metadata as { aggregate_result: { messages: { image_url?: string }[] } })
+      .aggregate_result;
+    const imageId = aggregate.messages.find((m) => m.image_url)!.image_url!.replace('file-service://', '');
+    expect((await get(owner.cookie, `/api/files/openai-web/${imageId}/content`)).statusCode).toBe(200);
+    expect((await get(other.cookie, `/api/files/openai-web/${imageId}/content`)).statusCode).toBe(403);
+  });
+
+  it("fetches the upstream's download URLs only from its own host or the configured blob origins", async () => {
+    // Another service the server can reach (an internal one, say) and an upstream that points downloads at it.
+    const hits: string[] = [];
+    const internal = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('internal secret');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    const internalOrigin = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+    let downloadUrl = `${internalOrigin}/admin/export`;
+    const upstream = http.createServer((req, res) => {
+      if (!/^\/backend-api\/files\/[^/]+\/download$/.test(req.url ?? '')) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'success', download_url: downloadUrl, file_name: 'export.txt' }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamOrigin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const origins = t.ctx.runtime.current().openai_web.browser_upload_origins;
+    const content = () => get(admin, '/api/files/openai-web/file-anything/content');
+    try {
+      await setWeb({ chatgpt_base_url: `${upstreamOrigin}/backend-api/` });
+      await t.ctx.upstream.refresh();
+
+      for (const url of [
+        `${internalOrigin}/admin/export`,
+        `${upstreamOrigin.replace('127.0.0.1', 'localhost')}/x`,
+        'https://files.oaiusercontent.com.evil.example/x',
+        'https://evil.example/.blob.core.windows.net/x',
+        'https://blob.core.windows.net.evil.example/x',
+      ]) {
+        downloadUrl = url;
+        const refused = await content();
+        expect([url, refused.statusCode]).toEqual([url, 502]);
+        expect(refused.body).not.toContain('internal secret');
+      }
+      expect(hits).toEqual([]);
+
+      // The upstream's own host, and a host the admin lists as a blob origin, are fetched.
+      downloadUrl = `${upstreamOrigin}/backend-api/files/file-anything/download`;
+      expect((await content()).statusCode).toBe(200);
+      downloadUrl = `${internalOrigin}/blob/file-anything?sig=1`;
+      await setWeb({ browser_upload_origins: [...origins, internalOrigin] });
+      const allowed = await content();
+      expect(allowed.statusCode).toBe(200);
+      expect(allowed.body).toBe('internal secret');
+      expect(hits).toEqual(['/blob/file-anything?sig=1']);
+    } finally {
+      await setWeb({ chatgpt_base_url: emulator.webBaseUrl, browser_upload_origins: origins });
+      await t.ctx.upstream.refresh();
+      internal.closeAllConnections();
+      upstream.closeAllConnections();
+      await new Promise((resolve) => internal.close(resolve));
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 
   it('interpreter download: owner or superuser, through the URL or the server', async () => {

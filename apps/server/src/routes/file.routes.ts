@@ -15,6 +15,7 @@ import type { AppContext } from '../app-context';
 import { currentUser } from '../http/auth';
 import { sendDownload } from '../http/download';
 import { ok } from '../http/envelope';
+import { isTruncatedMultipart } from '../http/error-handler';
 import { fail } from '../errors/app-error';
 import { presentFile } from '../presenters/file.presenter';
 import {
@@ -49,8 +50,8 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
       const actor = currentUser(request).user;
       const part = await request
         .file({ limits: { fileSize: ctx.config.data.max_file_upload_size, files: 1 } })
-        .catch(() => {
-          throw fail.invalidRequest(ERROR_DETAILS.multipartExpected);
+        .catch((e: unknown) => {
+          throw isTruncatedMultipart(e) ? e : fail.invalidRequest(ERROR_DETAILS.multipartExpected);
         });
       if (!part || part.fieldname !== 'file') {
         part?.file.resume();

@@ -4,6 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED_SECRET } from '@cc/contracts';
 import type { ConfigWriteInput } from '@cc/contracts';
+import { buildApp } from '../app';
+import { loadConfig } from '../config/bootstrap';
+import { createRuntimeSettings } from '../config/runtime-settings';
 import { serverLogFile } from '../log/logger';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
@@ -325,6 +328,87 @@ describe('config and credentials', () => {
     ]);
     expect(r.restart_required_keys).toContain('openai_web.sync_conversations_on_startup');
     expect(r.bootstrap_only_keys).toContain('http.');
+  });
+
+  it('masks the password of proxy URLs; the mask sent back keeps it, a changed URL must give it again', async () => {
+    const read = (await get('/api/system/config')).json().result as ConfigWriteInput;
+    const webProxy = 'http://squid:web-proxy-pw@proxy.lan:3128';
+    const apiProxy = 'https://:api-proxy-pw@proxy.lan:8443/';
+    try {
+      const saved = await put('/api/system/config', {
+        ...read,
+        openai_web: { ...read.openai_web, proxy: webProxy },
+        openai_api: { ...read.openai_api, proxy: apiProxy },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const shown = (await get('/api/system/config')).json().result as ConfigWriteInput;
+      expect(shown.openai_web?.proxy).toBe(`http://squid:${MASKED_SECRET}@proxy.lan:3128`);
+      expect(shown.openai_api?.proxy).toBe(`https://:${MASKED_SECRET}@proxy.lan:8443/`);
+      expect(saved.body).not.toContain('proxy-pw');
+
+      const again = await put('/api/system/config', {
+        ...shown,
+        openai_web: { ...shown.openai_web, ask_timeout: 77 },
+      });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.body).not.toContain('proxy-pw');
+      expect(t.ctx.runtime.current().openai_web.proxy).toBe(webProxy);
+      expect(t.ctx.runtime.current().openai_api.proxy).toBe(apiProxy);
+
+      // The mask is no password: with another host or user it would have to mean the old one elsewhere.
+      const moved = await put('/api/system/config', {
+        ...shown,
+        openai_web: { ...shown.openai_web, proxy: `http://squid:${MASKED_SECRET}@elsewhere.example:3128` },
+      });
+      expect(moved.statusCode).toBe(422);
+      expect(moved.json().result.detail).toEqual([
+        { loc: ['body', 'openai_web', 'proxy'], msg: 'validation.maskedPassword', type: 'masked_password' },
+      ]);
+      expect(t.ctx.runtime.current().openai_web.proxy).toBe(webProxy);
+    } finally {
+      await put('/api/system/config', read);
+    }
+    expect(t.ctx.runtime.current().openai_web.proxy).toBe(read.openai_web?.proxy);
+  });
+
+  it('masks the passwords of database_url and redis_url (boot-only), and the masked config saves unchanged', async () => {
+    const boot = loadConfig(
+      { CC_DATA_DIR: t.ctx.config.data.data_dir },
+      {
+        overrides: {
+          data: {
+            database_url: 'postgres://cc:db-pw@db.lan:5432/cc?sslmode=require',
+            redis_url: 'redis://:redis-pw@cache.lan:6379/0',
+          },
+        },
+      },
+    );
+    // The same database and sessions, as an instance started with those URLs would show them (never connected).
+    const ctx = { ...t.ctx, config: boot, runtime: createRuntimeSettings(boot, t.ctx.dbHandle.db) };
+    await ctx.runtime.load();
+    const app = await buildApp(ctx, { webDist: null });
+    try {
+      const read = await app.inject({ method: 'GET', url: '/api/system/config', headers: { cookie: admin } });
+      expect(read.statusCode).toBe(200);
+      expect(read.json().result.data).toMatchObject({
+        database_url: `postgres://cc:${MASKED_SECRET}@db.lan:5432/cc?sslmode=require`,
+        redis_url: `redis://:${MASKED_SECRET}@cache.lan:6379/0`,
+      });
+      expect(read.body).not.toMatch(/db-pw|redis-pw/);
+      const saved = await app.inject({
+        method: 'PUT',
+        url: '/api/system/config',
+        headers: { cookie: admin },
+        payload: read.json().result as object,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().result.restart_required).toEqual([]);
+      expect(ctx.runtime.current().data.database_url).toBe(boot.data.database_url);
+      expect(ctx.runtime.current().data.redis_url).toBe(boot.data.redis_url);
+      expect(await settingsRepository(t.ctx.dbHandle.db).get('config')).not.toMatch(/db-pw|redis-pw/);
+    } finally {
+      await app.close();
+    }
   });
 
   it('keeps credentials write-only: masked on read, sealed at rest, the mask keeps the stored value', async () => {

@@ -147,6 +147,49 @@ describe('users', () => {
     expect(row.is_superuser).toBe(0);
   });
 
+  it('takes as avatar only an http(s) URL or a data:image URL, never javascript: and the like', async () => {
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    const setAvatar = (avatar: string | null, who = cookie, url = '/api/user/me') =>
+      t.app.inject({ method: 'PATCH', url, headers: { cookie: who }, payload: { avatar } });
+    for (const avatar of [
+      'https://cdn.example.com/me.png',
+      'http://chat.lan/avatars/1.webp',
+      'data:image/png;base64,iVBORw0KGgo=',
+      null,
+    ]) {
+      const res = await setAvatar(avatar);
+      expect([avatar, res.statusCode]).toEqual([avatar, 200]);
+      expect(res.json().result.avatar).toBe(avatar);
+    }
+    for (const avatar of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      '//evil.example/a.png',
+      'https://',
+    ]) {
+      const res = await setAvatar(avatar);
+      expect([avatar, res.statusCode]).toEqual([avatar, 422]);
+      expect(res.json().result.detail).toEqual([
+        expect.objectContaining({ loc: ['body', 'avatar'], msg: 'validation.avatarUrl' }),
+      ]);
+    }
+    // The admin's edit and create go through the same rule.
+    const byAdmin = await setAvatar('javascript:alert(1)', admin, `/api/user/${u.row.id}`);
+    expect(byAdmin.statusCode).toBe(422);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: { ...newUser, username: 'avatar-js', avatar: 'javascript:alert(1)' },
+    });
+    expect(created.statusCode).toBe(422);
+    expect((await setAvatar(null)).json().result.avatar).toBeNull();
+  });
+
   it('a password change revokes the other sessions but keeps the current one', async () => {
     const u = await t.createUser();
     const a = await t.login(u.row.username, u.password);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +8,7 @@ import { imageSizeFromFile } from 'image-size/fromFile';
 import { ERROR_DETAILS, IMAGE_MIME_TYPES } from '@cc/contracts';
 import type { FileUseCase, StartUploadRequest, StartUploadResponse } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { ensurePrivateDir } from '../config/bootstrap';
 import type { FileRow, UserRow } from '../db/schema';
 import { fail } from '../errors/app-error';
 import { canAccessFile } from '../policies/file.policy';
@@ -186,7 +187,7 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
   }
   const maxSize = ctx.config.data.max_file_upload_size;
   const dir = uploadsDir(ctx);
-  await mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const id = randomUUID();
   const dest = path.join(dir, id);
   const remove = () => unlink(dest).catch(() => undefined);
@@ -285,14 +286,15 @@ export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: stri
 }
 
 /**
- * Who may resolve an upstream file id: a superuser, its uploader, or anyone who may open a conversation whose
- * messages mention it (DALL·E output, code-interpreter images, attachments).
+ * Who may resolve an upstream file id: a superuser, its uploader, or the owner of a conversation with an assistant
+ * or tool message pointing at it (DALL·E output, code-interpreter images). Only records the server made count,
+ * never text a user typed: the upstream account is shared, so an id pasted into a question must grant nothing.
  */
 export async function assertOpenaiFileAccess(ctx: AppContext, actor: UserRow, fileId: string): Promise<void> {
   if (actor.is_superuser === 1) return;
   const db = ctx.dbHandle.db;
   if (await fileRepository(db).isUploadedBy(fileId, actor.id)) return;
-  if (await messageRepository(db).mentionsFile(fileId, actor.id)) return;
+  if (await messageRepository(db).pointsToFileFor(fileId, actor.id)) return;
   throw fail.accessDenied();
 }
 
@@ -327,7 +329,8 @@ async function relayDownload(
   serverId: number | null,
   signal?: AbortSignal,
 ): Promise<RelayedDownload> {
-  const res = await openDownload(ctx.upstream.webTarget(serverId), url, signal);
+  const blobOrigins = ctx.runtime.current().openai_web.browser_upload_origins;
+  const res = await openDownload(ctx.upstream.webTarget(serverId), url, blobOrigins, signal);
   const length = Number(res.headers['content-length']);
   const type = res.headers['content-type'];
   return {
@@ -373,8 +376,8 @@ function askFileIds(attachments: { id: string }[], imageParts: { asset_pointer: 
 }
 
 /**
- * The files of an ask must be the asker's (uploaded by them or in a conversation they may open): the upstream
- * account is shared, so a foreign file id would expose someone else's file.
+ * The files of an ask must be the asker's (uploaded by them or pointed at in a conversation of theirs): the
+ * upstream account is shared, so a foreign file id would expose someone else's file.
  */
 export async function assertAskFilesUsable(
   ctx: AppContext,

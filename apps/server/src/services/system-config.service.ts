@@ -40,13 +40,53 @@ export function needsRestart(key: string): boolean {
 
 const isSecret = (key: string) => (CONFIG_SECRET_KEYS as readonly string[]).includes(key);
 
+/** `scheme://user:` + the password + `@` (the last `@` of the authority ends the user info, as in WHATWG URLs). */
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#:]*:)([^/?#]+)@/i;
+/** A `password=` query parameter (libpq-style connection strings accept one). */
+const QUERY_PASSWORD = /([?&]password=)([^&#]+)/gi;
+
+/** A URL with its passwords (user info and `password=` parameter) replaced by the mask; other strings as they are. */
+export function maskUrlPassword(url: string | null): string | null {
+  if (!url) return url;
+  return url
+    .replace(URL_PASSWORD, (_, head: string) => `${head}${MASKED_SECRET}@`)
+    .replace(QUERY_PASSWORD, (_, head: string) => `${head}${MASKED_SECRET}`);
+}
+
+function carriesMask(url: string): boolean {
+  if (URL_PASSWORD.exec(url)?.[2] === MASKED_SECRET) return true;
+  return [...url.matchAll(QUERY_PASSWORD)].some((m) => m[2] === MASKED_SECRET);
+}
+
+/** The saved (runtime) URLs that may carry a password: shown masked, the mask sent back keeps the password. */
+const PROXY_SECTIONS = ['openai_web', 'openai_api'] as const;
+
 /**
- * The live config as the admin sees it: the secrets it carries (set in config.yaml or the environment) are masked.
+ * The URL to keep for a submitted one: the stored URL when the submitted one is its masked form; the submitted
+ * one when it carries no mask. A mask in an otherwise changed URL is refused (undefined): keeping the old password
+ * there would send it to another host or user, storing the mask would break the connection.
+ */
+function unmaskUrl(submitted: string | null, stored: string | null): string | null | undefined {
+  if (submitted === null || submitted === stored) return submitted;
+  if (stored !== null && submitted === maskUrlPassword(stored)) return stored;
+  return carriesMask(submitted) ? undefined : submitted;
+}
+
+/**
+ * The live config as the admin sees it: the secrets it carries (set in config.yaml or the environment) and the
+ * passwords inside its URLs are masked.
  */
 export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.current()): ConfigWrite {
   const boot = ctx.config;
   return {
     ...config,
+    openai_web: { ...config.openai_web, proxy: maskUrlPassword(config.openai_web.proxy) },
+    openai_api: { ...config.openai_api, proxy: maskUrlPassword(config.openai_api.proxy) },
+    data: {
+      ...config.data,
+      database_url: maskUrlPassword(config.data.database_url),
+      redis_url: maskUrlPassword(config.data.redis_url),
+    },
     auth: {
       ...config.auth,
       jwt_secret: boot.auth.jwt_secret ? MASKED_SECRET : null,
@@ -82,9 +122,27 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
   const restart = changed.filter((k) => needsRestart(k));
   const next: Config = {
     ...input,
+    // The data section is stored as shown (masked): the bootstrap values always win over the stored ones.
+    openai_web: { ...input.openai_web },
+    openai_api: { ...input.openai_api },
     auth: { ...input.auth, jwt_secret: null, user_secret: null },
     common: { ...input.common, initial_admin_user_password: null },
   };
+  const maskedButChanged: string[] = [];
+  for (const section of PROXY_SECTIONS) {
+    const url = unmaskUrl(input[section].proxy, before[section].proxy);
+    if (url === undefined) maskedButChanged.push(`${section}.proxy`);
+    else next[section].proxy = url;
+  }
+  if (maskedButChanged.length > 0) {
+    throw new AppError(ERRORS.invalidParams, {
+      detail: maskedButChanged.map((k) => ({
+        loc: ['body', ...k.split('.')],
+        msg: VALIDATION_MESSAGES.maskedPassword,
+        type: 'masked_password',
+      })),
+    });
+  }
   await ctx.runtime.save(next);
   const web = next.openai_web;
   if (

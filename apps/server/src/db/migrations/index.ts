@@ -4,6 +4,7 @@ import { foundation } from './2026-11-22-01-foundation';
 import { chat } from './2026-11-22-02-chat';
 import { admin } from './2026-11-22-03-admin';
 import { files } from './2026-11-22-04-files';
+import { messageFiles } from './2026-11-23-01-message-files';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -12,5 +13,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-22-02-chat': chat(dialect),
     '2026-11-22-03-admin': admin(dialect),
     '2026-11-22-04-files': files(),
+    '2026-11-23-01-message-files': messageFiles(),
   };
 }

@@ -49,16 +49,39 @@ export async function putToBlob(
   );
 }
 
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+/** `scheme://host[:port]`, the host optionally `*.`-prefixed (any subdomain), as in a CSP source. */
+const ORIGIN_PATTERN = /^(https?:)\/\/(\*\.)?([^/:*\s]+)(?::(\d+))?\/?$/i;
+
+/** Whether a URL is on an origin of the list (`browser_upload_origins` syntax). */
+function onListedOrigin(url: URL, origins: readonly string[]): boolean {
+  const port = url.port || DEFAULT_PORTS[url.protocol];
+  const host = url.hostname.toLowerCase();
+  return origins.some((origin) => {
+    const m = ORIGIN_PATTERN.exec(origin.trim());
+    if (!m || m[1]!.toLowerCase() !== url.protocol || (m[4] ?? DEFAULT_PORTS[url.protocol]) !== port)
+      return false;
+    const listed = m[3]!.toLowerCase();
+    return m[2] ? host.endsWith(`.${listed}`) : host === listed;
+  });
+}
+
 /**
- * Opens an upstream download URL for streaming. The token goes only to URLs under the upstream's own base
- * (`…/backend-api/…`); signed blob URLs get no credentials.
+ * Opens an upstream download URL for streaming. The URL must be on the upstream's own origin or on one of
+ * `blobOrigins` (the configured blob hosts): the server fetches it, so a URL elsewhere would let whoever controls
+ * the upstream's answer make the server read from any host it can reach. The token goes only to URLs under the
+ * upstream's own base (`…/backend-api/…`); signed blob URLs get no credentials.
  */
 export async function openDownload(
   target: UpstreamTarget,
   downloadUrl: string,
+  blobOrigins: readonly string[],
   signal?: AbortSignal,
 ): Promise<UpstreamResponse> {
-  const url = httpUrl(downloadUrl).toString();
+  const parsed = httpUrl(downloadUrl);
+  if (parsed.origin !== new URL(target.baseUrl).origin && !onListedOrigin(parsed, blobOrigins))
+    throw new UpstreamError(null, 'the upstream returned a download URL on a host that is not allowed');
+  const url = parsed.toString();
   const base = target.baseUrl.endsWith('/') ? target.baseUrl : `${target.baseUrl}/`;
   const headers = url.startsWith(base) ? webHeaders(target, { accept: '*/*' }) : { accept: '*/*' };
   return ensureOk(

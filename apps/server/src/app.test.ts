@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from './test/harness';
+import type { TestApp } from './test/harness';
+
+describe('HTTPS-only security headers', () => {
+  let direct: TestApp;
+  let proxied: TestApp;
+  beforeAll(async () => {
+    direct = await createTestApp();
+    proxied = await createTestApp({ http: { trust_proxy: true } });
+  });
+  afterAll(async () => {
+    await direct.close();
+    await proxied.close();
+  });
+
+  const headersOf = async (t: TestApp, forwardedProto?: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/healthz',
+      headers: forwardedProto ? { 'x-forwarded-proto': forwardedProto } : {},
+    });
+    expect(res.statusCode).toBe(200);
+    return {
+      csp: String(res.headers['content-security-policy']),
+      hsts: res.headers['strict-transport-security'],
+    };
+  };
+
+  it('plain HTTP (a LAN address) gets neither HSTS nor upgrade-insecure-requests, the rest of the CSP stays', async () => {
+    const plain = await headersOf(direct);
+    expect(plain.hsts).toBeUndefined();
+    expect(plain.csp).not.toContain('upgrade-insecure-requests');
+    expect(plain.csp).toContain("default-src 'self'");
+    expect(plain.csp).toContain("frame-ancestors 'none'");
+    // Without trust_proxy a client's X-Forwarded-Proto changes nothing.
+    expect(await headersOf(direct, 'https')).toEqual(plain);
+    const proxiedPlain = await headersOf(proxied);
+    expect(proxiedPlain.hsts).toBeUndefined();
+    expect(proxiedPlain.csp).not.toContain('upgrade-insecure-requests');
+    expect(await headersOf(proxied, 'http')).toEqual(proxiedPlain);
+  });
+
+  it('HTTPS through a trusted proxy gets both', async () => {
+    const secure = await headersOf(proxied, 'https');
+    expect(secure.hsts).toMatch(/^max-age=\d+; includeSubDomains$/);
+    expect(secure.csp).toContain('upgrade-insecure-requests');
+    expect(secure.csp).toContain("default-src 'self'");
+    expect(secure.csp).toContain("frame-ancestors 'none'");
+  });
+});
