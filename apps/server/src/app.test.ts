@@ -7,7 +7,7 @@ describe('HTTPS-only security headers', () => {
   let proxied: TestApp;
   beforeAll(async () => {
     direct = await createTestApp();
-    proxied = await createTestApp({ http: { trust_proxy: true } });
+    proxied = await createTestApp({ http: { trust_proxy: ['127.0.0.1'] } });
   });
   afterAll(async () => {
     await direct.close();

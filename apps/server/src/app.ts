@@ -49,9 +49,11 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.m
 
 /** Builds the Fastify app around a context. Tests import this, never main.ts. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const trustProxy = ctx.config.http.trust_proxy;
   const app = Fastify({
     loggerInstance: ctx.log,
-    trustProxy: ctx.config.http.trust_proxy,
+    // false or the proxies' addresses and networks; never true (see the config's comment).
+    trustProxy: trustProxy === false ? false : [...trustProxy],
     bodyLimit: 2 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   });

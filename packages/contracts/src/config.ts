@@ -107,6 +107,39 @@ export const CommonConfig = z.object({
   initial_admin_user_password: Password.nullable().default(null),
 });
 
+/** A trusted proxy: an address, a network, or one of the named ranges Fastify (proxy-addr) knows. */
+const TrustedProxy = z.union([
+  z.ipv4(),
+  z.ipv6(),
+  z.cidrv4(),
+  z.cidrv6(),
+  z.enum(['loopback', 'linklocal', 'uniquelocal']),
+]);
+
+/**
+ * Never `true` (any client could choose its own address and escape login throttling), nor a hop count (Fastify
+ * ignores one: it cannot tell the proxy from a client that reaches the server directly).
+ */
+export const TrustProxy = z.union(
+  [
+    z.literal(false),
+    z
+      .array(TrustedProxy, {
+        error:
+          'expected one or more IP addresses, CIDR networks (10.0.0.0/8) or loopback, linklocal, uniquelocal',
+      })
+      .min(1),
+  ],
+  {
+    error: (issue) =>
+      issue.input === true
+        ? 'true would trust every client; list the proxies instead: addresses and networks such as ["10.0.0.2", "172.16.0.0/12"]'
+        : typeof issue.input === 'number'
+          ? 'a hop count cannot tell a proxy from a client that connects directly; list the proxies: addresses and networks such as ["10.0.0.2", "172.16.0.0/12"]'
+          : 'expected false or a list of proxy addresses and networks such as ["10.0.0.2", "172.16.0.0/12"]',
+  },
+);
+
 export const HttpConfig = z.object({
   /** Address to listen on. */
   host: z.string().min(1).default('127.0.0.1'),
@@ -117,8 +150,11 @@ export const HttpConfig = z.object({
    * NODE_ENV=development also the dev servers: localhost and 127.0.0.1 on ports 8000 and 5173).
    */
   cors_allow_origins: z.array(z.string().min(1)).default([]),
-  /** Behind a reverse proxy: trust X-Forwarded-* and mark the cookie Secure when the request is HTTPS. */
-  trust_proxy: z.boolean().default(false),
+  /**
+   * Behind a reverse proxy: who may set X-Forwarded-For/-Proto (client address for throttling, Secure cookie on
+   * HTTPS). false = nobody; or a list of proxy addresses, CIDR networks, loopback/linklocal/uniquelocal.
+   */
+  trust_proxy: TrustProxy.default(false),
 });
 
 export const DataConfig = z.object({
@@ -145,7 +181,7 @@ export const AuthConfig = z.object({
   cookie_max_age: Seconds.default(259200),
   /** Key that encrypts stored credentials; null = generated at first boot. */
   user_secret: z.string().min(16).nullable().default(null),
-  /** Failed logins per username+address before throttling. */
+  /** Failed logins per account before throttling (one address may fail 4 times as often across accounts). */
   login_max_failures: z.number().int().min(1).default(5),
   /** Window of that count, seconds. */
   login_failure_window_seconds: Seconds.default(900),

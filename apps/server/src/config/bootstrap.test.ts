@@ -79,8 +79,11 @@ describe('loadConfig', () => {
       CC_REDIS_URL: 'redis://127.0.0.1:6379',
       CC_INITIAL_ADMIN_USERNAME: 'root',
       CC_INITIAL_ADMIN_PASSWORD: 'long-enough-1',
+      CC_TRUST_PROXY: '10.0.0.2, 172.16.0.0/12',
     });
     expect(c.http.host).toBe('127.0.0.2');
+    expect(c.http.trust_proxy).toEqual(['10.0.0.2', '172.16.0.0/12']);
+    expect(loadConfig({ CC_DATA_DIR: d, CC_TRUST_PROXY: 'false' }).http.trust_proxy).toBe(false);
     expect(c.data.database_url).toBe('postgres://x@127.0.0.1/db');
     expect(c.data.redis_url).toBe('redis://127.0.0.1:6379');
     expect(c.common.initial_admin_user_username).toBe('root');
@@ -112,6 +115,34 @@ describe('loadConfig', () => {
     ]) {
       expect(problems).toContain(key);
     }
+  });
+
+  it('refuses to trust every client or a hop count, and proxies that are not addresses or networks', () => {
+    const problemsOf = (yaml: string, env: Record<string, string> = {}) => {
+      const d = dir();
+      writeFileSync(path.join(d, 'config.yaml'), yaml);
+      try {
+        loadConfig({ CC_DATA_DIR: d, ...env });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems.join('\n');
+      }
+      return '';
+    };
+    for (const [yaml, env, reason] of [
+      ['http:\n  trust_proxy: true\n', {}, 'would trust every client'],
+      ['{}\n', { CC_TRUST_PROXY: 'true' }, 'would trust every client'],
+      ['http:\n  trust_proxy: 1\n', {}, 'hop count'],
+      ['{}\n', { CC_TRUST_PROXY: '2' }, 'hop count'],
+    ] as const) {
+      const problems = problemsOf(yaml, env);
+      expect(problems).toContain('http.trust_proxy');
+      expect(problems).toContain(reason);
+      expect(problems).toContain('addresses and networks');
+    }
+    for (const bad of ['[]', '[example.com]', '["10.0.0.0/33"]', '"10.0.0.1"'])
+      expect(problemsOf(`http:\n  trust_proxy: ${bad}\n`)).toContain('http.trust_proxy');
+    expect(problemsOf('http:\n  trust_proxy: [10.0.0.2, "fd00::/8", loopback]\n')).toBe('');
   });
 
   it('names unknown sections and keys of the config file instead of ignoring them', () => {

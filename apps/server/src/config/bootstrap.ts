@@ -8,6 +8,7 @@ import type { ConfigInput } from '@cc/contracts';
 export const ENV_KEYS = {
   CC_HOST: ['http', 'host'],
   CC_PORT: ['http', 'port'],
+  CC_TRUST_PROXY: ['http', 'trust_proxy'],
   CC_DATA_DIR: ['data', 'data_dir'],
   CC_DATABASE_URL: ['data', 'database_url'],
   CC_REDIS_URL: ['data', 'redis_url'],
@@ -30,6 +31,17 @@ function coerce(raw: string): unknown {
   if (raw === 'false') return false;
   if (/^-?\d+$/.test(raw)) return Number(raw);
   return raw;
+}
+
+/** CC_TRUST_PROXY: `false` or comma-separated addresses and networks (the schema refuses `true` and numbers). */
+function trustProxyFromEnv(raw: string): unknown {
+  const value = coerce(raw.trim());
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+    : value;
 }
 
 /**
@@ -85,7 +97,12 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
     if (raw === undefined || raw === '') continue;
     merged[section] ??= {};
     const target = merged[section];
-    target[key] = key === 'port' || key === 'run_migration' ? coerce(raw) : raw;
+    target[key] =
+      key === 'trust_proxy'
+        ? trustProxyFromEnv(raw)
+        : key === 'port' || key === 'run_migration'
+          ? coerce(raw)
+          : raw;
   }
   const result = Config.safeParse(merged);
   if (!result.success) {

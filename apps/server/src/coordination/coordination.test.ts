@@ -54,6 +54,26 @@ describe.each(implementations)('%s coordination', (_name, make) => {
     }
   });
 
+  it('takes back a hit inside the window only', async () => {
+    const { c, advance } = make();
+    made.push(c);
+    await c.counter.hit('d', 60);
+    await c.counter.hit('d', 60);
+    await c.counter.decrement('d');
+    expect(await c.counter.peek('d')).toBe(1);
+    await c.counter.decrement('d');
+    await c.counter.decrement('d');
+    expect(await c.counter.peek('d')).toBe(0);
+    expect(await c.counter.hit('d', 60)).toBe(1);
+    await c.counter.decrement('never-hit');
+    expect(await c.counter.peek('never-hit')).toBe(0);
+    if (advance) {
+      advance(60_000);
+      await c.counter.decrement('d');
+      expect(await c.counter.hit('d', 60)).toBe(1);
+    }
+  });
+
   it('chat status is a per-user lock whose lease expires', async () => {
     const { c, advance } = make();
     made.push(c);

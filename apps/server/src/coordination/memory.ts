@@ -22,6 +22,12 @@ export class MemoryCounter implements Counter {
     return Promise.resolve(e.count);
   }
 
+  decrement(key: string): Promise<void> {
+    const e = this.entries.get(key);
+    if (e && e.expiresAt > this.now() && e.count > 0) e.count -= 1;
+    return Promise.resolve();
+  }
+
   peek(key: string): Promise<number> {
     const e = this.entries.get(key);
     return Promise.resolve(!e || e.expiresAt <= this.now() ? 0 : e.count);

@@ -2,6 +2,11 @@ import { Redis } from 'ioredis';
 import { RedisAnswerLog } from './redis-answer-log';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
+const DECREMENT_IF_LIVE = `if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0`;
+
 /** Fixed-window counters shared by every instance. */
 class RedisCounter implements Counter {
   constructor(
@@ -16,6 +21,11 @@ class RedisCounter implements Counter {
       unknown,
     ];
     return count;
+  }
+
+  async decrement(key: string): Promise<void> {
+    // Only while the window lives: a DECR after expiry would leave a key without TTL at -1.
+    await this.redis.eval(DECREMENT_IF_LIVE, 1, `${this.prefix}counter:${key}`);
   }
 
   async peek(key: string): Promise<number> {

@@ -8,6 +8,8 @@ import type { AnswerLog } from './answer-log';
 export interface Counter {
   /** Adds one to `key` and returns the count inside the current window of `windowSeconds`. */
   hit(key: string, windowSeconds: number): Promise<number>;
+  /** Takes back one hit of the current window (a reserved attempt that should not count); nothing once it expired. */
+  decrement(key: string): Promise<void>;
   /** Current count inside the window (0 when expired). */
   peek(key: string): Promise<number>;
   reset(key: string): Promise<void>;

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { verifyPassword } from '../services/password';
+import type * as PasswordModule from '../services/password';
 import { ADMIN, createTestApp, sessionCookie } from '../test/harness';
 import type { TestApp } from '../test/harness';
+
+// The real verification, counted: throttling must refuse before a password is checked.
+vi.mock('../services/password', async (importOriginal) => {
+  const actual: typeof PasswordModule = await importOriginal();
+  return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
+});
 
 let t: TestApp;
 beforeAll(async () => {
@@ -103,14 +111,22 @@ describe('POST /api/auth/login', () => {
     const blocked = await attempt(u.password);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toMatchObject({ code: 429, message: 'errors.tooManyRequests' });
-    // Another address is not blocked for the same user.
-    const other = await t.app.inject({
+    // The account is locked wherever the attempts come from; another account behind the same address is not.
+    const elsewhere = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       ...form({ username: u.row.username, password: u.password }),
       remoteAddress: '10.0.0.8',
     });
-    expect(other.statusCode).toBe(200);
+    expect(elsewhere.statusCode).toBe(429);
+    const other = await t.createUser();
+    const neighbour = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ username: other.row.username, password: other.password }),
+      remoteAddress: '10.0.0.7',
+    });
+    expect(neighbour.statusCode).toBe(200);
   });
 
   it('limits login calls per address to 30 a minute; with Redis every instance counts together', async () => {
@@ -137,6 +153,132 @@ describe('POST /api/auth/login', () => {
     } finally {
       if (shared) await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('login throttling', () => {
+  /** Default limits (login_max_failures 5), not proxied. */
+  let plain: TestApp;
+  /** One failure per account, four per address; behind a proxy at 127.0.0.1 (where inject comes from). */
+  let strict: TestApp;
+  let proxied: TestApp;
+  beforeAll(async () => {
+    plain = await createTestApp();
+    strict = await createTestApp({ auth: { login_max_failures: 1 } });
+    proxied = await createTestApp({ http: { trust_proxy: ['127.0.0.1'] }, auth: { login_max_failures: 1 } });
+  });
+  afterAll(async () => {
+    await Promise.all([plain.close(), strict.close(), proxied.close()]);
+  });
+
+  const attempt = (
+    app: TestApp,
+    fields: { username: string; password: string },
+    remoteAddress: string,
+    forwardedFor?: string,
+  ) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: new URLSearchParams(fields).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+      },
+      remoteAddress,
+    });
+
+  it('checks at most login_max_failures passwords of 25 parallel wrong logins, refuses the rest with 429', async () => {
+    const victim = await plain.createUser();
+    const neighbour = await plain.createUser();
+    vi.mocked(verifyPassword).mockClear();
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        attempt(plain, { username: victim.row.username, password: 'wrong-password' }, '10.0.3.1'),
+      ),
+    );
+    expect(vi.mocked(verifyPassword)).toHaveBeenCalledTimes(5);
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    // The account is locked for its window, even with the right password from elsewhere...
+    expect(
+      (await attempt(plain, { username: victim.row.username, password: victim.password }, '10.0.3.2'))
+        .statusCode,
+    ).toBe(429);
+    // ...but not everybody behind the address that flooded it.
+    const res = await attempt(
+      plain,
+      { username: neighbour.row.username, password: neighbour.password },
+      '10.0.3.1',
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('stops one address trying many accounts', async () => {
+    const user = await strict.createUser();
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await attempt(strict, { username: `nobody-${i}`, password: 'wrong-password' }, '10.0.4.1'))
+          .statusCode,
+      ).toBe(401);
+    expect(
+      (await attempt(strict, { username: user.row.username, password: user.password }, '10.0.4.1'))
+        .statusCode,
+    ).toBe(429);
+    // Being refused by its address did not count against the account.
+    expect(
+      (await attempt(strict, { username: user.row.username, password: user.password }, '10.0.4.2'))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For without trust_proxy', async () => {
+    const user = await strict.createUser();
+    for (let i = 0; i < 4; i++) {
+      const res = await attempt(
+        strict,
+        { username: `ghost-${i}`, password: 'wrong-password' },
+        '10.0.5.1',
+        `203.0.113.${i}`,
+      );
+      expect(res.statusCode).toBe(401);
+    }
+    const res = await attempt(
+      strict,
+      { username: user.row.username, password: user.password },
+      '10.0.5.1',
+      '203.0.113.99',
+    );
+    expect(res.statusCode).toBe(429);
+  });
+
+  it('takes the client address from X-Forwarded-For set by a trusted proxy', async () => {
+    const user = await proxied.createUser();
+    for (let i = 0; i < 4; i++) {
+      const res = await attempt(
+        proxied,
+        { username: `ghost-${i}`, password: 'wrong-password' },
+        '127.0.0.1',
+        '203.0.113.1',
+      );
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await attempt(
+      proxied,
+      { username: user.row.username, password: user.password },
+      '127.0.0.1',
+      '203.0.113.1',
+    );
+    expect(blocked.statusCode).toBe(429);
+    // Another client behind the same proxy is not blocked.
+    const res = await attempt(
+      proxied,
+      { username: user.row.username, password: user.password },
+      '127.0.0.1',
+      '203.0.113.2',
+    );
+    expect(res.statusCode).toBe(200);
   });
 });
 
@@ -221,7 +363,7 @@ describe('origins', () => {
 describe('session cookie', () => {
   let proxied: TestApp;
   beforeAll(async () => {
-    proxied = await createTestApp({ http: { trust_proxy: true } });
+    proxied = await createTestApp({ http: { trust_proxy: ['127.0.0.1'] } });
   });
   afterAll(() => proxied.close());
 

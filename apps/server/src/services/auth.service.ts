@@ -29,33 +29,48 @@ export interface LoginResult {
   maxAgeSeconds: number;
 }
 
-function throttleKeys(input: LoginInput): [string, string] {
-  return [`login:${input.ip}:${input.username.toLowerCase()}`, `login-ip:${input.ip}`];
+/** Failed logins one address may make across all accounts, as a multiple of the per-account limit. */
+const ADDRESS_LIMIT_FACTOR = 4;
+
+/** The two throttles: one per account, wherever the attempts come from, and one per client address. */
+function throttleKeys(input: LoginInput): { account: string; address: string } {
+  return { account: `login-user:${input.username.toLowerCase()}`, address: `login-ip:${input.ip}` };
 }
 
 /**
- * Checks credentials and opens a server-side session. Repeated failures per username+address (and, more
- * loosely, per address) are throttled with 429 before any password is checked.
+ * Reserves a password check against both throttles before it happens, so parallel attempts cannot all pass a
+ * check of the count made before any of them failed. The account is counted first: attempts refused there
+ * never reach the address's count, so a flood against one account does not lock out everybody else behind the
+ * same address. An attempt refused by the address gives its account reservation back.
+ */
+async function reserveAttempt(ctx: AppContext, keys: { account: string; address: string }): Promise<void> {
+  const { auth } = ctx.config;
+  const counter = ctx.coordination.counter;
+  const window = auth.login_failure_window_seconds;
+  if ((await counter.hit(keys.account, window)) > auth.login_max_failures) {
+    throw fail.tooManyRequests('errors.tooManyLoginAttempts');
+  }
+  if ((await counter.hit(keys.address, window)) > auth.login_max_failures * ADDRESS_LIMIT_FACTOR) {
+    await counter.decrement(keys.account);
+    throw fail.tooManyRequests('errors.tooManyLoginAttempts');
+  }
+}
+
+/**
+ * Checks credentials and opens a server-side session. Failures are throttled with 429 per account and per
+ * address (see `reserveAttempt`); a success gives its reservation back, failures keep theirs for the window.
  */
 export async function login(ctx: AppContext, input: LoginInput): Promise<LoginResult> {
   const { auth } = ctx.config;
-  const [pairKey, ipKey] = throttleKeys(input);
-  const counter = ctx.coordination.counter;
-  if (
-    (await counter.peek(pairKey)) >= auth.login_max_failures ||
-    (await counter.peek(ipKey)) >= auth.login_max_failures * 4
-  ) {
-    throw fail.tooManyRequests('errors.tooManyLoginAttempts');
-  }
+  const keys = throttleKeys(input);
+  await reserveAttempt(ctx, keys);
   const db = ctx.dbHandle.db;
   const user = await userRepository(db).findByUsername(input.username);
   const valid = await verifyPassword(user?.hashed_password ?? null, input.password);
-  if (!user || !valid || user.is_active !== 1) {
-    await counter.hit(pairKey, auth.login_failure_window_seconds);
-    await counter.hit(ipKey, auth.login_failure_window_seconds);
-    throw fail.badCredentials();
-  }
-  await counter.reset(pairKey);
+  if (!user || !valid || user.is_active !== 1) throw fail.badCredentials();
+  const counter = ctx.coordination.counter;
+  await counter.decrement(keys.account);
+  await counter.decrement(keys.address);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   await sessionRepository(db).insert({
