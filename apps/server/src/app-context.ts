@@ -10,6 +10,13 @@ import type { AdapterRegistry } from './sources/registry';
 import type { TaskRunner } from './tasks/runner';
 import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
 
+/** Where this process is in its life: serving, or draining after SIGTERM (readiness turns 503). */
+export interface Lifecycle {
+  readonly draining: boolean;
+  /** Marks the instance as stopping: `/api/readyz` answers 503 so the load balancer sends no new traffic. */
+  beginDrain(): void;
+}
+
 /** Everything a service needs, built once at boot (or per test). No HTTP objects here. */
 export interface AppContext {
   config: AppConfig;
@@ -31,4 +38,6 @@ export interface AppContext {
   startupTime: string;
   /** Background tasks (scheduled only when the context was created with `tasks`; runnable on demand always). */
   tasks: TaskRunner<AppContext>;
+  /** Running or draining (set by main.ts on SIGTERM). */
+  lifecycle: Lifecycle;
 }

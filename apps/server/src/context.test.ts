@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse, ConversationHistory } from '@cc/contracts';
-import { DEMO_STATE_FILE } from './context';
+import type { AppContext } from './app-context';
+import { loadConfig } from './config/bootstrap';
+import { DEMO_STATE_FILE, closeContext, createContext } from './context';
 import { conversationRepository } from './repositories/conversation.repository';
 import { taskRepository } from './repositories/task.repository';
 import { SYNC_TASK } from './tasks/builtin';
 import { ask, until } from './test/chat-client';
-import { freshDatabase, openTestApp } from './test/harness';
+import { ADMIN, freshDatabase, openTestApp } from './test/harness';
 import type { TestApp, TestDatabase } from './test/harness';
 
 let database: TestDatabase;
@@ -80,4 +83,44 @@ describe('demo mode', () => {
       await t.close();
     }
   });
+});
+
+describe.runIf(!!process.env.CC_TEST_DATABASE_URL)('several instances starting at once', () => {
+  // run_migration false is the default: a fresh database is created anyway, and the others must not mistake a
+  // half-migrated database (another instance is creating it) for an old one that needs `npm run db:migrate`.
+  it.each([true, false])(
+    'on an empty PostgreSQL database all come up (run_migration %s), one admin',
+    async (runMigration) => {
+      const empty = await freshDatabase();
+      const config = loadConfig(
+        { CC_DATA_DIR: empty.dataDir },
+        {
+          overrides: {
+            data: { database_url: empty.url, run_migration: runMigration, redis_url: null },
+            common: {
+              initial_admin_user_username: ADMIN.username,
+              initial_admin_user_password: ADMIN.password,
+            },
+          },
+        },
+      );
+      const log = pino({ level: process.env.CC_TEST_LOG ?? 'silent' });
+      const started = await Promise.allSettled(
+        [1, 2, 3].map(() => createContext(config, log, { demo: false })),
+      );
+      const contexts = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      try {
+        expect(started.filter((r) => r.status === 'rejected')).toEqual([]);
+        const admins = await contexts[0]!.dbHandle.db
+          .selectFrom('users')
+          .select(['id', 'is_superuser'])
+          .where('username', '=', ADMIN.username)
+          .execute();
+        expect(admins).toEqual([{ id: admins[0]!.id, is_superuser: 1 }]);
+      } finally {
+        await Promise.all(contexts.map((c: AppContext) => closeContext(c)));
+        await empty.drop();
+      }
+    },
+  );
 });

@@ -1,13 +1,14 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatSource } from '@cc/contracts';
-import type { AppContext } from './app-context';
+import type { AppContext, Lifecycle } from './app-context';
 import type { AppConfig } from './config/bootstrap';
 import { createRuntimeSettings } from './config/runtime-settings';
 import { loadSecrets } from './config/secrets';
 import { memoryCoordination } from './coordination/memory';
 import { redisCoordination } from './coordination/redis';
 import { RedisScheduler } from './coordination/redis-scheduler';
+import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
 import { Scheduler } from './chat/scheduler';
@@ -65,6 +66,22 @@ async function startDemo(config: AppConfig, log: FastifyBaseLogger): Promise<Dem
   };
 }
 
+/** A process starts running; only `beginDrain` (main.ts, on SIGTERM) changes that. */
+export function createLifecycle(): Lifecycle {
+  let draining = false;
+  return {
+    get draining() {
+      return draining;
+    },
+    beginDrain() {
+      draining = true;
+    },
+  };
+}
+
+/** How often at most a failing Redis is logged (it fails on every reconnection attempt while it is down). */
+const REDIS_WARN_INTERVAL_MS = 10_000;
+
 export async function createContext(
   config: AppConfig,
   log: FastifyBaseLogger,
@@ -98,6 +115,11 @@ export async function createContext(
       BUILTIN_TASKS,
       options.tasks,
     );
+    // One throttle for every Redis client of this process: an outage logs one warning per interval, not a flood.
+    const onRedisError = throttleWarnings(
+      (err, suppressed) => log.warn({ err, suppressed }, 'Redis error'),
+      REDIS_WARN_INTERVAL_MS,
+    );
     const ctx: AppContext = {
       config,
       runtime,
@@ -105,19 +127,20 @@ export async function createContext(
       secrets,
       secretBox,
       coordination: config.data.redis_url
-        ? redisCoordination(config.data.redis_url, config.data.redis_prefix, (err) =>
-            log.warn({ err }, 'Redis error'),
-          )
+        ? redisCoordination(config.data.redis_url, config.data.redis_prefix, onRedisError)
         : memoryCoordination(),
       upstream,
       adapters: createAdapterRegistry(),
       scheduler: config.data.redis_url
-        ? new RedisScheduler(config.data.redis_url, config.data.redis_prefix, servers)
+        ? new RedisScheduler(config.data.redis_url, config.data.redis_prefix, servers, {
+            onError: onRedisError,
+          })
         : new Scheduler(servers),
       demo,
       log,
       startupTime: new Date().toISOString(),
       tasks,
+      lifecycle: createLifecycle(),
     };
     await ensureInitialAdmin(ctx);
     if (options.tasks) {

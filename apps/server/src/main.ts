@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     log.info(`${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // Not ready from now on, so the load balancer stops sending traffic while the open requests finish.
+    ctx.lifecycle.beginDrain();
     await app.close();
     await closeContext(ctx);
     process.exit(0);

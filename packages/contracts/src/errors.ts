@@ -20,6 +20,8 @@ export const ERRORS = {
   httpError: { code: 502, status: 502, message: 'errors.httpError' },
   timeout: { code: 504, status: 504, message: 'errors.timeout' },
   config: { code: 500, status: 500, message: 'errors.config' },
+  /** `/api/readyz`: a check failed or the instance is draining; `result` is the `ReadinessStatus`. */
+  notReady: { code: 503, status: 503, message: 'errors.notReady' },
   // users
   userNotExist: { code: 404, status: 404, message: 'errors.userNotExist' },
   userAlreadyExists: { code: 409, status: 409, message: 'errors.userAlreadyExists' },

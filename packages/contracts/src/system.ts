@@ -18,6 +18,27 @@ export const SystemInfo = z.object({
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 
+/** `/api/readyz`: one check's outcome (`not_configured` when the deployment does not use it, e.g. Redis). */
+export const ReadinessCheck = z.enum(['ok', 'failed', 'not_configured']);
+export type ReadinessCheck = z.infer<typeof ReadinessCheck>;
+
+/**
+ * `/api/readyz`: whether this instance should get traffic. 200 with `ready: true`, or 503 (`errors.notReady`)
+ * carrying the same shape so the failed check is named.
+ */
+export const ReadinessStatus = z.object({
+  ready: z.boolean(),
+  checks: z.object({
+    /** One trivial query answered. */
+    database: ReadinessCheck,
+    /** One PING answered within a second (only with `data.redis_url`). */
+    redis: ReadinessCheck,
+    /** `draining` after SIGTERM: finishing its work, taking no new traffic. */
+    lifecycle: z.enum(['running', 'draining']),
+  }),
+});
+export type ReadinessStatus = z.infer<typeof ReadinessStatus>;
+
 /** Bucket sizes of the statistics charts (SPEC §9): 30 min, 1 h, 3 h, 6 h, 12 h, 1 day. */
 export const STATS_GRANULARITIES = [1800, 3600, 10800, 21600, 43200, 86400] as const;
 

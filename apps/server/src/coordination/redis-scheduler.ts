@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
 import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from './queue';
 
@@ -67,9 +68,18 @@ export class RedisScheduler implements QueueScheduler {
     url: string,
     private readonly prefix: string,
     private readonly servers: (source: string) => ServerSlot[],
+    options: {
+      /** Gets every client error (throttle it), so none is an unhandled 'error' event. */
+      onError?: (err: unknown) => void;
+      /** Extra ioredis options (tests: a fast retry strategy). */
+      redis?: RedisOptions;
+    } = {},
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
-    this.sub = new Redis(url, { maxRetriesPerRequest: 2 });
+    const onError = options.onError ?? (() => undefined);
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2, ...options.redis });
+    this.sub = new Redis(url, { maxRetriesPerRequest: 2, ...options.redis });
+    this.redis.on('error', onError);
+    this.sub.on('error', onError);
     this.redis.defineCommand('ccStep', { numberOfKeys: 1, lua: STEP });
     this.sub.on('message', (channel: string) => {
       for (const wake of this.wakers.get(channel) ?? []) wake();

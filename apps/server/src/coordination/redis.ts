@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { RedisAnswerLog } from './redis-answer-log';
+import { withTimeout } from './warn-throttle';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
 const DECREMENT_IF_LIVE = `if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then
@@ -89,19 +91,32 @@ class RedisChatStatus implements ChatStatusRegistry {
   }
 }
 
-/** Coordination through Redis, for several instances behind one load balancer. */
+/** How long the readiness PING waits for Redis. */
+const PING_TIMEOUT_MS = 1_000;
+
+/**
+ * Coordination through Redis, for several instances behind one load balancer. Every client it opens reports its
+ * errors to `onError` (throttle it: a Redis that is down fails every retry), never as an unhandled 'error' event.
+ */
 export function redisCoordination(
   url: string,
   prefix = 'cc:',
   onError: (err: unknown) => void = () => undefined,
+  /** Extra ioredis options (tests: a fast retry strategy). */
+  redisOptions: RedisOptions = {},
 ): Coordination {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false, ...redisOptions });
+  // The rate-limit store shares this client, so this listener covers it too.
+  redis.on('error', onError);
   const answers = new RedisAnswerLog(redis, prefix, onError);
   return {
     answers,
     counter: new RedisCounter(redis, prefix),
     chatStatus: new RedisChatStatus(redis, prefix),
     rateLimitStore: { redis, nameSpace: `${prefix}rate-limit:` },
+    ping: async () => {
+      await withTimeout(redis.ping(), PING_TIMEOUT_MS, 'Redis PING');
+    },
     close: async () => {
       await answers.close();
       await redis.quit().catch(() => redis.disconnect());

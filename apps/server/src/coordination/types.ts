@@ -39,5 +39,7 @@ export interface Coordination {
   answers: AnswerLog;
   /** With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together. */
   rateLimitStore?: { redis: Redis; nameSpace: string };
+  /** With Redis: one PING, rejected when Redis does not answer within a second (readiness). */
+  ping?: () => Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,9 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { until } from '../test/chat-client';
 import { freshDatabase } from '../test/harness';
 import { openDb } from './client';
-import { PendingMigrationsError, prepareSchema } from './migrate';
+import { MIGRATION_LOCK_KEY, PendingMigrationsError, prepareSchema } from './migrate';
 import { migrationList } from './migrations';
 import type { AnyDb } from './migrations/helpers';
 
@@ -101,6 +103,37 @@ describe('2026-11-23-01-message-files', () => {
         { file_id: 'file-chart' },
       ]);
     } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
+/** Sessions of this database waiting for an advisory lock. */
+const WAITING_ADVISORY_LOCKS =
+  "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted " +
+  'and database = (select oid from pg_database where datname = current_database())';
+
+describe.runIf(!!process.env.CC_TEST_DATABASE_URL)('prepareSchema on PostgreSQL', () => {
+  it('waits for the migration lock another instance holds before reading or applying migrations', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    const other = new pg.Client({ connectionString: database.url! });
+    await other.connect();
+    try {
+      await other.query('select pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      let settled = false;
+      const preparing = prepareSchema(handle, false).finally(() => (settled = true));
+      preparing.catch(() => undefined);
+      // Either it queues behind the lock (a waiting advisory lock shows up) or, without the lock, it just runs.
+      await until(
+        async () => settled || (await other.query<{ n: number }>(WAITING_ADVISORY_LOCKS)).rows[0]!.n > 0,
+      );
+      expect(settled).toBe(false);
+      await other.query('select pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      expect(await preparing).toEqual(Object.keys(migrationList(handle.dialect)));
+    } finally {
+      await other.end();
       await handle.close();
       await database.drop();
     }

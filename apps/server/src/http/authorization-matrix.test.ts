@@ -157,6 +157,7 @@ async function ownerWebFile(): Promise<string> {
 
 const cases = (): Case[] => [
   { method: 'GET', url: '/api/healthz', expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 } },
+  { method: 'GET', url: '/api/readyz', expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 } },
   {
     method: 'GET',
     url: '/api/docs/json',

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope } from '@cc/contracts';
+import { ErrorEnvelope, ReadinessStatus, envelope } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { ok } from '../http/envelope';
+import { checkReadiness } from '../services/health.service';
 
 export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -12,7 +13,7 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Liveness and database check (no auth)',
+        summary: 'Liveness and database check (no auth); readiness is /api/readyz',
         response: {
           200: envelope(z.object({ status: z.literal('ok'), database: z.string(), version: z.string() })),
         },
@@ -22,5 +23,19 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
       await ctx.dbHandle.ping();
       return ok({ status: 'ok' as const, database: ctx.dbHandle.dialect, version: '1.0.1' });
     },
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/readyz',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary:
+          'Readiness: database, Redis (when configured), not draining (no auth); 503 names the failed check',
+        response: { 200: envelope(ReadinessStatus), 503: ErrorEnvelope },
+      },
+    },
+    async () => ok(await checkReadiness(ctx)),
   );
 }

@@ -224,7 +224,7 @@ export async function updateUserSettings(
 
 /**
  * Boot: creates the configured initial superuser when it does not exist. Without a configured password a random
- * one is generated and printed once in the log.
+ * one is generated and printed once in the log. Idempotent when several instances start at once: one creates it.
  */
 export async function ensureInitialAdmin(ctx: AppContext): Promise<void> {
   const common = ctx.config.common;
@@ -233,18 +233,25 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<void> {
   if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return;
   const generated = common.initial_admin_user_password === null;
   const password = common.initial_admin_user_password ?? randomBytes(12).toString('base64url');
-  await createUser(ctx, {
-    user: {
-      username,
-      password,
-      nickname: 'admin',
-      email: 'admin@localhost.localdomain',
-      is_active: true,
-      is_superuser: true,
-      is_verified: true,
-    },
-    settings: unlimitedSettings(),
-  });
+  try {
+    await createUser(ctx, {
+      user: {
+        username,
+        password,
+        nickname: 'admin',
+        email: 'admin@localhost.localdomain',
+        is_active: true,
+        is_superuser: true,
+        is_verified: true,
+      },
+      settings: unlimitedSettings(),
+    });
+  } catch (e) {
+    // Another instance starting at the same time inserted it first (a unique violation, or our check saw its
+    // row): the admin exists, which is all this asks for. Anything else is a real failure.
+    if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return;
+    throw e;
+  }
   if (generated) {
     ctx.log.warn(
       `Initial admin "${username}" created with the generated password: ${password} (shown once; change it after logging in)`,
