@@ -20,6 +20,8 @@ export class StreamSession {
   /** The upstream has sent at least one event (no failover after that). */
   upstreamStarted = false;
   title: string | null = null;
+  /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
+  pluginIds: string[] | null = null;
   private conversationCreated = false;
   /** The upstream named the conversation: it exists there, so it is recorded even if no answer follows. */
   private upstreamNamed = false;
@@ -154,9 +156,6 @@ export class StreamSession {
       update_time: now,
     });
   }
-
-  /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
-  pluginIds: string[] | null = null;
 
   /**
    * Writes changed messages; at the end also the conversation's current node and model. Nothing is written before

@@ -6,6 +6,7 @@ import { UpstreamEndedWithoutDone, UpstreamError } from './errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from './http';
 import { parseSse } from './sse';
 import type { AskInput, SourceAdapter, SourceEvent, UpstreamTarget } from './types';
+import { userMessageBase } from './user-message';
 
 interface CompletionChunk {
   choices?: {
@@ -102,14 +103,8 @@ export const openaiApiAdapter: SourceAdapter = {
     input.askAgain
       ? null
       : {
-          id: input.userMessageId,
+          ...userMessageBase(input, createTime),
           source: 'openai_api',
-          role: 'user',
-          author_name: null,
-          model: null,
-          create_time: createTime,
-          parent: input.parent,
-          children: [],
           content: { content_type: 'text', text: input.text },
           metadata: {},
         },

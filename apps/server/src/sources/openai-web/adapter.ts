@@ -6,6 +6,7 @@ import { UpstreamError } from '../errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from '../http';
 import { parseSse } from '../sse';
 import type { AskInput, RequestCheck, SourceAdapter, SourceEvent } from '../types';
+import { userMessageBase } from '../user-message';
 import { webClient, webHeaders } from './client';
 import { convertWebMessage, webUserMessage } from './convert';
 import type { UpstreamWebMessage } from './convert';
@@ -98,17 +99,7 @@ export const openaiWebAdapter: SourceAdapter = {
 
   userMessage(input, createTime): WebChatMessage | null {
     if (isContinue(input) || input.askAgain) return null;
-    return {
-      id: input.userMessageId,
-      source: 'openai_web',
-      role: 'user',
-      author_name: null,
-      model: null,
-      create_time: createTime,
-      parent: input.parent,
-      children: [],
-      ...webUserMessage(input),
-    };
+    return { ...userMessageBase(input, createTime), source: 'openai_web', ...webUserMessage(input) };
   },
 
   userTarget: () => null,
