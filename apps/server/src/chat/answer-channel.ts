@@ -32,6 +32,10 @@ export class AnswerChannel implements AnswerSink {
     this.socketEncoder = mode === 'delta' ? null : new FrameEncoder(mode);
   }
 
+  async open(): Promise<void> {
+    await this.log.begin(this.userId, this.askId);
+  }
+
   /** The socket went away (network, reload): the answer goes on, the log keeps its frames. */
   detach(): void {
     this.socket = null;

@@ -58,6 +58,9 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
     sink.close(CHAT_CLOSE.moreThanOneClient.code, CHAT_CLOSE.moreThanOneClient.reason);
     return;
   }
+  // Only now, with the lock held, does this answer become the user's current one (a refused second ask must not
+  // replace the log of the answer that runs).
+  await sink.open().catch((err: unknown) => ctx.log.warn({ err }, 'the answer cannot be resumed'));
   const heartbeat = setInterval(
     () => {
       status

@@ -3,6 +3,8 @@ import type { AskResponse, ChatMessage } from '@cc/contracts';
 
 /** Where an answer's frames go. Message snapshots are encoded by each destination in its own frame mode. */
 export interface AnswerSink {
+  /** The ask was accepted (it holds the user's chat-status lock): its frames are kept from now on for resumes. */
+  open(): Promise<void>;
   /** A frame other than a message snapshot (queueing, waiting, title, error). */
   send(frame: AskResponse): void;
   /** The whole message so far. */

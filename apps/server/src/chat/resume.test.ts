@@ -147,6 +147,22 @@ describe('answers survive a reconnect', () => {
     expect(byId.frames).toEqual(asking.frames);
   });
 
+  it('a second ask refused while one runs leaves the running answer resumable', async () => {
+    const u = await user();
+    const askId = randomUUID();
+    const first = connect(url, question(askId), u.cookie);
+    const stream = await upstream.next();
+    stream.send('still mine');
+    await until(sawText(() => first.frames, 'still mine'));
+    const second = connect(url, question(randomUUID(), 'another'), u.cookie);
+    expect(await second.closed).toEqual({ code: 1008, reason: 'errors.cannotConnectMoreThanOneClient' });
+    const resumed = connect(url, { type: 'resume', ask_id: null }, u.cookie);
+    await until(sawText(() => resumed.frames, 'still mine'));
+    stream.finish();
+    expect((await resumed.closed).code).toBe(1000);
+    expect((await first.closed).code).toBe(1000);
+  });
+
   it('a resume of an unknown answer is told so', async () => {
     const u = await user();
     const none = connect(url, { type: 'resume', ask_id: randomUUID(), after: 0 }, u.cookie);

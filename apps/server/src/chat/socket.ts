@@ -90,10 +90,7 @@ function startAsk(ctx: AppContext, socket: WebSocket, user: UserRow, value: unkn
   const unsubscribe = answers.onStop(user.id, askId, stop);
   socket.on('close', (code) => (STOP_CODES.has(code) ? stop('user') : channel.detach()));
   socket.on('message', (data, isBinary) => isStop(parseJson(data, isBinary)) && stop('user'));
-  answers
-    .begin(user.id, askId)
-    .catch((err: unknown) => ctx.log.warn({ err }, 'the answer cannot be resumed'))
-    .then(() => askQuestion(ctx, { user, request, sink: channel, signal: controller.signal }))
+  askQuestion(ctx, { user, request, sink: channel, signal: controller.signal })
     .catch((err: unknown) => {
       ctx.log.error({ err }, 'ask crashed');
       channel.close(CHAT_CLOSE.unknownError.code, CHAT_CLOSE.unknownError.reason);
