@@ -62,3 +62,23 @@ test('the profile modal lists the user fields', async ({ page }) => {
   await expect(table.getByText('admin').first()).toBeVisible();
   await expect(table.getByText('Last active')).toBeVisible();
 });
+
+test('plain HTTP under a LAN hostname renders and logs in (no HSTS, no upgrade to https)', async ({
+  playwright,
+}) => {
+  const browser = await playwright.chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP chat.lan 127.0.0.1'],
+  });
+  try {
+    const page = await browser.newPage({ locale: 'en-US', baseURL: 'http://chat.lan:8123' });
+    await useEnglish(page);
+    const response = await page.goto('/login');
+    expect(response?.headers()['strict-transport-security']).toBeUndefined();
+    expect(response?.headers()['content-security-policy'] ?? '').not.toContain('upgrade-insecure-requests');
+    await login(page, '/login');
+    expect(new URL(page.url()).origin).toBe('http://chat.lan:8123');
+  } finally {
+    await browser.close();
+  }
+});
