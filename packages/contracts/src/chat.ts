@@ -183,6 +183,8 @@ export const CHAT_CLOSE = {
   unauthorized: { code: CLOSE_CODE.policy, reason: 'errors.unauthorized' },
   originNotAllowed: { code: CLOSE_CODE.policy, reason: 'errors.originNotAllowed' },
   moreThanOneClient: { code: CLOSE_CODE.policy, reason: 'errors.cannotConnectMoreThanOneClient' },
+  /** The user already has the most chat sockets open that one user may (MAX_SOCKETS_PER_USER). */
+  tooManySockets: { code: CLOSE_CODE.policy, reason: 'errors.tooManySockets' },
   invalidAskRequest: { code: CLOSE_CODE.invalidPayload, reason: 'errors.invalidAskRequest' },
   /** Quota and permission refusals close 1008 with the error key as reason. */
   refused: { code: CLOSE_CODE.policy, reason: '' },

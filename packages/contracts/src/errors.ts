@@ -199,5 +199,6 @@ export const ALL_MESSAGE_KEYS: readonly string[] = [
   ...Object.values(TIPS),
   'errors.openaiResponseUnknownError',
   'errors.tooManyLoginAttempts',
+  'errors.tooManySockets',
   'validation.usernameNoSpaces',
 ];

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
 import { getUser, updateUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { connect, replay, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
+import { MAX_SOCKETS_PER_USER } from './socket';
 import type { TestApp } from '../test/harness';
 
 // Answers belong to the server: a client that loses its socket resumes from the last frame it saw. The upstream
@@ -161,6 +163,27 @@ describe('answers survive a reconnect', () => {
     stream.finish();
     expect((await resumed.closed).code).toBe(1000);
     expect((await first.closed).code).toBe(1000);
+  });
+
+  it('one user holds at most MAX_SOCKETS_PER_USER chat sockets, refused with a clear reason', async () => {
+    const u = await user();
+    const idle = await Promise.all(
+      Array.from({ length: MAX_SOCKETS_PER_USER }, async () => {
+        const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie: u.cookie } });
+        await new Promise((resolve) => ws.once('open', resolve));
+        return ws;
+      }),
+    );
+    const extra = connect(url, { type: 'resume', ask_id: null }, u.cookie);
+    expect(await extra.closed).toEqual({ code: 1008, reason: 'errors.tooManySockets' });
+    const closed = new Promise((resolve) => idle[0]!.once('close', resolve));
+    idle[0]!.close(4000);
+    await closed;
+    await until(async () => {
+      const again = connect(url, { type: 'resume', ask_id: null }, u.cookie);
+      return (await again.closed).code === 4404;
+    });
+    for (const ws of idle.slice(1)) ws.close(4000);
   });
 
   it('a resume of an unknown answer is told so', async () => {

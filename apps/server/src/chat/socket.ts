@@ -21,6 +21,8 @@ import type { AbortCause } from './ask.service';
 import { rawText } from './raw-text';
 
 const FIRST_MESSAGE_TIMEOUT_MS = 30_000;
+/** Chat sockets one user may hold open on one instance (several tabs, a reconnect overlapping its old socket). */
+export const MAX_SOCKETS_PER_USER = 8;
 const PING_INTERVAL_MS = 20_000;
 
 /** A client closing with these stops its answer; any other close (network, reload, detach) leaves it running. */
@@ -149,6 +151,7 @@ function handleFirstMessage(ctx: AppContext, socket: WebSocket, user: UserRow, v
  * it), Origin check, then the first message. The answer belongs to the server: it goes on when the socket drops.
  */
 export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
+  const open = new Map<number, number>();
   app.get(
     '/api/chat',
     { websocket: true, config: { access: 'public' }, schema: { hide: true } },
@@ -168,6 +171,16 @@ export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
       }
       const auth = request.auth;
       if (!auth) return out.close(CHAT_CLOSE.unauthorized.code, CHAT_CLOSE.unauthorized.reason);
+      const userId = auth.user.id;
+      const count = open.get(userId) ?? 0;
+      if (count >= MAX_SOCKETS_PER_USER)
+        return out.close(CHAT_CLOSE.tooManySockets.code, CHAT_CLOSE.tooManySockets.reason);
+      open.set(userId, count + 1);
+      socket.on('close', () => {
+        const left = (open.get(userId) ?? 1) - 1;
+        if (left > 0) open.set(userId, left);
+        else open.delete(userId);
+      });
       socket.once('message', (data, isBinary) => {
         clearTimeout(firstMessageTimer);
         handleFirstMessage(ctx, socket, auth.user, parseJson(data, isBinary));
