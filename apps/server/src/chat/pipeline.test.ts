@@ -6,6 +6,7 @@ import type { ApiChatMessage, AskResponse, ConversationHistory } from '@cc/contr
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
+import { userMessageBase } from '../sources/user-message';
 import { ask, connect, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
@@ -60,14 +61,8 @@ const reverseAdapter: SourceAdapter = {
   sharedCap: () => null,
   newConversationId: () => randomUUID(),
   userMessage: (input, createTime) => ({
-    id: input.userMessageId,
+    ...userMessageBase(input, createTime),
     source: 'openai_api',
-    role: 'user',
-    author_name: null,
-    model: null,
-    create_time: createTime,
-    parent: input.parent,
-    children: [],
     content: { content_type: 'text', text: input.text },
     metadata: {},
   }),

@@ -106,7 +106,7 @@ export class RedisAnswerLog implements AnswerLog {
     const id = askId ?? current;
     if (!id) return null;
     if (id !== current && (await this.redis.exists(this.streamKey(userId, id))) === 0) return null;
-    // An answer is "current" from its first frame until its end (then only its id finds it).
+    // `answer:<user>` names the answer from its start until its end; after that only its id finds it.
     return { askId: id, entries: this.entries(userId, id, after, signal) };
   }
 

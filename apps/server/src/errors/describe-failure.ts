@@ -1,5 +1,5 @@
 import { CHAT_CLOSE, ERRORS, ERROR_DETAILS, upstreamErrorKey } from '@cc/contracts';
-import type { AskResponse, MessageParams } from '@cc/contracts';
+import type { AskResponse, ErrorDef, MessageParams } from '@cc/contracts';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import { isAppError } from './app-error';
 import { NoServerError, QueueTimeoutError } from './queue-errors';
@@ -118,6 +118,24 @@ function networkCode(e: UpstreamNetworkError): string | null {
   return new RegExp(`\\b(UND_ERR_[A-Z_]+|${SYSTEM_CODES})\\b`).exec(e.message)?.[1] ?? null;
 }
 
+/** A failure described by one catalogue entry: its status, code and key, and the close it ends a chat with. */
+function fromCatalogue(
+  kind: FailureKind,
+  def: ErrorDef,
+  close: { code: number; reason: string },
+  rest: Pick<FailureDescription, 'detail' | 'level'> & Partial<Pick<FailureDescription, 'tip' | 'log'>>,
+): FailureDescription {
+  return {
+    kind,
+    status: def.status,
+    code: def.code,
+    messageKey: def.message,
+    tip: def.message,
+    close: { ...close },
+    ...rest,
+  };
+}
+
 /**
  * Every failure in one place: the HTTP envelope (status, code, message key, params, result) and the chat
  * websocket's error frame and close code/reason. Pure: the caller logs according to `level`.
@@ -137,30 +155,17 @@ export function describeFailure(error: unknown): FailureDescription {
       level: error.status >= 500 ? 'warn' : 'none',
     };
   }
-  if (error instanceof QueueTimeoutError) {
-    return {
-      kind: 'queueTimeout',
-      status: ERRORS.queueTimeout.status,
-      code: ERRORS.queueTimeout.code,
-      messageKey: ERRORS.queueTimeout.message,
-      tip: ERRORS.queueTimeout.message,
+  if (error instanceof QueueTimeoutError)
+    return fromCatalogue('queueTimeout', ERRORS.queueTimeout, CHAT_CLOSE.queueTimeout, {
       detail: null,
-      close: { ...CHAT_CLOSE.queueTimeout },
       level: 'none',
-    };
-  }
+    });
   if (error instanceof NoServerError) {
-    return {
-      kind: 'noServer',
-      status: ERRORS.config.status,
-      code: ERRORS.config.code,
-      messageKey: ERRORS.config.message,
-      tip: ERRORS.config.message,
+    return fromCatalogue('noServer', ERRORS.config, CHAT_CLOSE.noServer, {
       detail: ERROR_DETAILS.noServerOnline,
-      close: { ...CHAT_CLOSE.noServer },
       level: 'warn',
       log: { source: error.message },
-    };
+    });
   }
   if (error instanceof UpstreamError) {
     const status = error.status !== null && error.status >= 400 && error.status < 600 ? error.status : 502;
@@ -179,42 +184,25 @@ export function describeFailure(error: unknown): FailureDescription {
     };
   }
   if (error instanceof UpstreamTimeout) {
-    return {
-      kind: 'upstreamTimeout',
-      status: ERRORS.timeout.status,
-      code: ERRORS.timeout.code,
-      messageKey: ERRORS.timeout.message,
-      tip: ERRORS.timeout.message,
+    return fromCatalogue('upstreamTimeout', ERRORS.timeout, CHAT_CLOSE.timeout, {
       detail: null,
-      close: { ...CHAT_CLOSE.timeout },
       level: 'warn',
       log: { internal_code: error.message || null },
-    };
+    });
   }
   if (error instanceof UpstreamNetworkError) {
     const code = networkCode(error);
-    return {
-      kind: 'upstreamNetwork',
-      status: ERRORS.httpError.status,
-      code: ERRORS.httpError.code,
-      messageKey: ERRORS.httpError.message,
-      tip: ERRORS.httpError.message,
+    return fromCatalogue('upstreamNetwork', ERRORS.httpError, CHAT_CLOSE.httpError, {
       detail: networkDetail(code),
-      close: { ...CHAT_CLOSE.httpError },
       level: 'warn',
       log: { internal_code: code, reason: error.message },
-    };
+    });
   }
-  return {
-    kind: 'unknown',
-    status: ERRORS.internal.status,
-    code: ERRORS.internal.code,
-    messageKey: ERRORS.internal.message,
+  return fromCatalogue('unknown', ERRORS.internal, CHAT_CLOSE.unknownError, {
     tip: CHAT_CLOSE.unknownError.reason,
     detail: null,
-    close: { ...CHAT_CLOSE.unknownError },
     level: 'error',
-  };
+  });
 }
 
 /** The websocket's `error` frame for a failure (`error_detail` only when the detail is a string). */
