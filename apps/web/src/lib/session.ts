@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
+import { ERRORS } from '@cc/contracts';
 import type { UserRead } from '@cc/contracts';
 import { apiPaths } from '../config/paths';
-import { apiClient } from './api-client';
+import { ApiError, apiClient } from './api-client';
 import { queryKeys } from './query-keys';
 import { STORAGE_KEYS, readStorage, writeStorage } from './storage';
 
@@ -51,7 +52,8 @@ export function cachedUser(client: QueryClient): UserRead | undefined {
 
 /**
  * Makes sure the user is loaded when the login flag says we are logged in (SPEC §4: on each navigation).
- * Returns the user, or null when not logged in. A failed fetch clears the local session and rethrows.
+ * Returns the user, or null when not logged in. When the server says the session is gone, the local session is
+ * cleared; any other failure (a fetch cut short by a navigation or reload, the network, a 5xx) leaves it and rethrows.
  */
 export async function ensureUser(client: QueryClient): Promise<UserRead | null> {
   if (!hasLoginFlag()) {
@@ -63,7 +65,7 @@ export async function ensureUser(client: QueryClient): Promise<UserRead | null> 
   try {
     return await client.fetchQuery({ queryKey: queryKeys.me, queryFn: () => getMe({ noAuthDialog: true }) });
   } catch (e) {
-    clearLocalSession(client);
+    if (e instanceof ApiError && e.code === ERRORS.notLoggedIn.code) clearLocalSession(client);
     throw e;
   }
 }
