@@ -1,5 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 
+/** The port the product listens on for the suite (E2E_PORT lets two checkouts run their suites side by side). */
+const port = process.env.E2E_PORT ?? '8123';
+
 /** End-to-end suite: the real product (built web app + server + in-process upstream emulator) in Chromium. */
 export default defineConfig({
   testDir: './e2e',
@@ -11,7 +14,7 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:8123',
+    baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     locale: 'en-US',
@@ -32,7 +35,8 @@ export default defineConfig({
   },
   webServer: {
     command: 'node e2e/serve.mjs',
-    url: 'http://127.0.0.1:8123/api/healthz',
+    url: `http://127.0.0.1:${port}/api/healthz`,
+    env: { CC_PORT: port },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'pipe',

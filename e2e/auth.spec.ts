@@ -71,13 +71,14 @@ test('plain HTTP under a LAN hostname renders and logs in (no HSTS, no upgrade t
     args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP chat.lan 127.0.0.1'],
   });
   try {
-    const page = await browser.newPage({ locale: 'en-US', baseURL: 'http://chat.lan:8123' });
+    const lan = `http://chat.lan:${process.env.E2E_PORT ?? '8123'}`;
+    const page = await browser.newPage({ locale: 'en-US', baseURL: lan });
     await useEnglish(page);
     const response = await page.goto('/login');
     expect(response?.headers()['strict-transport-security']).toBeUndefined();
     expect(response?.headers()['content-security-policy'] ?? '').not.toContain('upgrade-insecure-requests');
     await login(page, '/login');
-    expect(new URL(page.url()).origin).toBe('http://chat.lan:8123');
+    expect(new URL(page.url()).origin).toBe(lan);
   } finally {
     await browser.close();
   }
