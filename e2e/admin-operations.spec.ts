@@ -82,20 +82,35 @@ test('run a task now', async ({ page }) => {
   await expect(run).toBeVisible();
   await run.click();
   await expect(page.getByTestId('task-run-result')).toBeVisible({ timeout: 30_000 });
+  // The run is in the task's history, with its outcome in words.
+  await page
+    .getByRole('button', { name: /^Run history of / })
+    .first()
+    .click();
+  const history = page.getByRole('dialog');
+  await expect(history.getByRole('row')).not.toHaveCount(1);
+  await expect(history.getByText('By hand').first()).toBeVisible();
+  await expect(history.getByText('Succeeded').first()).toBeVisible();
 });
 
 test('filter the server log and the completion log', async ({ page }) => {
   await page.goto('/admin/log');
   const log = page.getByTestId('server-log');
   await expect(log).toBeVisible();
-  const lines = log.locator('div');
-  if ((await lines.count()) > 0) {
-    const first = (await lines.first().innerText()).trim();
-    const keyword = first.slice(0, Math.min(12, first.length));
+  const entries = log.getByTestId('log-entry');
+  if ((await entries.count()) > 0) {
+    // Entries read as time, level and message, not as JSON.
+    await expect(log).not.toContainText('"level"');
+    const message = (await entries.first().getByTestId('log-message').innerText()).trim();
+    const keyword = message.slice(0, Math.min(12, message.length));
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.fill(keyword);
+    await expect(entries.first()).toContainText(keyword);
+    await search.fill('');
     const exclude = page.getByRole('combobox', { name: 'Exclude keywords' });
     await exclude.fill(keyword);
     await exclude.press('Enter');
-    await expect(log.locator('div', { hasText: keyword })).toHaveCount(0);
+    await expect(entries.filter({ hasText: keyword })).toHaveCount(0);
   }
   await page.getByRole('tab', { name: 'Completion log' }).click();
   await page.getByRole('button', { name: '30d' }).click();

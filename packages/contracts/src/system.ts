@@ -167,6 +167,13 @@ export const TASK_STATUSES = ['idle', 'running', 'success', 'failed'] as const;
 export const TaskStatus = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
+/** A task run's outcome as a message key with parameters, which the admin page shows in the reader's language. */
+export const TaskSummary = z.object({
+  key: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+});
+export type TaskSummary = z.infer<typeof TaskSummary>;
+
 export const TaskRead = z.object({
   name: z.string(),
   description: z.string(),
@@ -176,10 +183,16 @@ export const TaskRead = z.object({
   next_run_time: z.string().nullable(),
   status: TaskStatus,
   output: z.string().nullable(),
+  /** The last run's outcome as a message key (null when it failed or has none: show `output`). */
+  summary: TaskSummary.nullable(),
 });
 export type TaskRead = z.infer<typeof TaskRead>;
 
 export const TaskNameParams = z.object({ name: z.string().min(1).max(64) });
+
+/** `GET /api/system/task/{name}/runs`: how many of the latest runs (newest first). */
+export const TaskRunsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+export type TaskRunsQuery = z.infer<typeof TaskRunsQuery>;
 
 export const TaskUpdate = z
   .object({
@@ -194,13 +207,17 @@ export type TaskUpdate = z.infer<typeof TaskUpdate>;
 
 /** One run of a task (also the result of "run now"). */
 export const TaskRun = z.object({
+  id: z.number().int(),
   name: z.string(),
   /** schedule | manual | startup */
   trigger: z.string(),
   start_time: z.string(),
   end_time: z.string(),
   status: z.enum(['success', 'failed']),
+  /** Plain text (English), kept for logs; for a failed run, the error. */
   output: z.string(),
+  /** The outcome as a message key (null when the run failed or was recorded before summaries). */
+  summary: TaskSummary.nullable(),
 });
 export type TaskRun = z.infer<typeof TaskRun>;
 

@@ -191,6 +191,8 @@ export interface TasksTable {
   /** idle | running | success | failed */
   last_status: string;
   last_output: string | null;
+  /** The last run's outcome as `{key, params}` JSON (the admin page translates it); null when it has none. */
+  last_summary: string | null;
   /** When the run in progress started (a stale one can be taken over). */
   run_started_at: string | null;
   update_time: string;
@@ -206,6 +208,8 @@ export interface TaskRunsTable {
   /** success | failed */
   status: string;
   output: string;
+  /** The outcome as `{key, params}` JSON; null for a failed run or one recorded before summaries. */
+  summary: string | null;
 }
 
 export interface Database {

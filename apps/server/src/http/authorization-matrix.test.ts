@@ -344,6 +344,12 @@ const cases = (): Case[] => [
     expect: { ...DENY_ADMIN, superuser: 200 },
   },
   {
+    method: 'GET',
+    url: '/api/system/task/{task}/runs',
+    before: async () => void (fileIds.task = 'stats_retention'),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
     method: 'PATCH',
     url: '/api/system/task/{task}',
     before: async () => void (fileIds.task = 'stats_retention'),

@@ -1,3 +1,4 @@
+import { TaskSummary } from '@cc/contracts';
 import type { CompletionLog, TaskRead, TaskRun, TaskStatus } from '@cc/contracts';
 import type { AskLogRow, TaskRow, TaskRunRow } from '../db/schema';
 import { bool } from '../repositories/executor';
@@ -19,6 +20,17 @@ export function presentCompletionLog(r: AskLogRow): CompletionLog {
   };
 }
 
+/** A stored `{key, params}` summary, or null when there is none or it does not parse. */
+function summaryOf(json: string | null): TaskSummary | null {
+  if (!json) return null;
+  try {
+    const parsed = TaskSummary.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 export function presentTask(row: TaskRow, description: string): TaskRead {
   return {
     name: row.name,
@@ -29,16 +41,19 @@ export function presentTask(row: TaskRow, description: string): TaskRead {
     next_run_time: row.enabled ? row.next_run_time : null,
     status: row.last_status as TaskStatus,
     output: row.last_output,
+    summary: row.last_status === 'failed' ? null : summaryOf(row.last_summary),
   };
 }
 
 export function presentTaskRun(row: TaskRunRow): TaskRun {
   return {
+    id: row.id,
     name: row.task_name,
     trigger: row.trigger,
     start_time: row.start_time,
     end_time: row.end_time,
     status: row.status === 'success' ? 'success' : 'failed',
     output: row.output,
+    summary: summaryOf(row.summary),
   };
 }

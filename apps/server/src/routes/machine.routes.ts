@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../app-context';
 import { ok } from '../http/envelope';
 import { presentMachine } from '../presenters/machine.presenter';
+import { resultText } from '../tasks/runner';
 import {
   addServer,
   deleteServer,
@@ -81,6 +82,6 @@ export function machineRoutes(app: FastifyInstance, ctx: AppContext): void {
   r.post(
     '/api/system/checkMachines',
     { config, schema: { tags, summary: 'Probe every server now', response: { 200: envelope(z.string()) } } },
-    async () => ok(await runServerHealthChecks(ctx)),
+    async () => ok(resultText(await runServerHealthChecks(ctx))),
   );
 }

@@ -19,6 +19,7 @@ import {
   TaskNameParams,
   TaskRead,
   TaskRun,
+  TaskRunsQuery,
   TaskUpdate,
   envelope,
 } from '@cc/contracts';
@@ -94,6 +95,20 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/system/task/:name/run',
     { config, schema: { tags: ['tasks'], params: TaskNameParams, response: { 200: envelope(TaskRun) } } },
     async (request) => ok(await ctx.tasks.runNow(ctx, request.params.name)),
+  );
+
+  r.get(
+    '/api/system/task/:name/runs',
+    {
+      config,
+      schema: {
+        tags: ['tasks'],
+        params: TaskNameParams,
+        querystring: TaskRunsQuery,
+        response: { 200: envelope(z.array(TaskRun)) },
+      },
+    },
+    async (request) => ok(await ctx.tasks.runs(request.params.name, request.query.limit)),
   );
 
   r.patch(

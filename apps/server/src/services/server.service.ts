@@ -7,6 +7,7 @@ import { presentMachine } from '../presenters/machine.presenter';
 import { int, nowIso } from '../repositories/executor';
 import { serverRepository } from '../repositories/server.repository';
 import { ensureOk, joinUrl, upstreamRequest } from '../sources/http';
+import type { TaskResult } from '../tasks/runner';
 import { serverBaseUrl } from './upstream.service';
 
 export async function listServers(
@@ -98,23 +99,27 @@ async function probe(ctx: AppContext, row: ServerRow): Promise<void> {
  * Probes every server that is not disabled: reachable ones go online, failing ones offline with the error. The
  * scheduler sees the result at once. Returns a one-line summary (the task's output).
  */
-export async function runServerHealthChecks(ctx: AppContext): Promise<string> {
+export async function runServerHealthChecks(ctx: AppContext): Promise<TaskResult> {
   const repo = serverRepository(ctx.dbHandle.db);
   const rows = (await repo.listAll()).filter((r) => r.status !== 'disabled');
-  if (rows.length === 0) return 'no servers configured';
+  if (rows.length === 0) return { text: 'no servers configured', summary: { key: 'healthNone', params: {} } };
   const results = await Promise.all(
     rows.map(async (row) => {
       try {
         await probe(ctx, row);
         await repo.update(row.id, { status: 'online', last_error: null, last_check_time: nowIso() });
-        return `${row.hostname}: online`;
+        return { online: true, text: `${row.hostname}: online` };
       } catch (e) {
         const message = String((e as Error).message ?? e).slice(0, 500);
         await repo.update(row.id, { status: 'offline', last_error: message, last_check_time: nowIso() });
-        return `${row.hostname}: offline (${message})`;
+        return { online: false, text: `${row.hostname}: offline (${message})` };
       }
     }),
   );
   await ctx.upstream.refresh();
-  return results.join('; ');
+  const online = results.filter((r) => r.online).length;
+  return {
+    text: results.map((r) => r.text).join('; '),
+    summary: { key: 'healthDone', params: { online, offline: results.length - online } },
+  };
 }

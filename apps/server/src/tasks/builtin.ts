@@ -3,24 +3,40 @@ import type { AppContext } from '../app-context';
 import { syncOpenaiWebConversations } from '../services/conversation-sync.service';
 import { purgeExpiredData } from '../services/retention.service';
 import { runServerHealthChecks } from '../services/server.service';
-import type { TaskDefinition } from './runner';
+import type { TaskDefinition, TaskResult } from './runner';
 
 export const SYNC_TASK = 'sync_openai_web_conversations';
 export const HEALTH_TASK = 'server_health_check';
 export const RETENTION_TASK = 'stats_retention';
 
-/** The sync's run output (shown as is in the admin task page). */
-export function describeSync(s: SyncSummary): string {
+/** The sync's run output; the summary keys are translated by the admin task page (task.output.*). */
+export function describeSync(s: SyncSummary): TaskResult {
   switch (s.stopped) {
     case 'upstream_empty':
-      return `stopped, nothing changed: the upstream listed no conversations while ${s.valid} are valid here`;
+      return {
+        text: `stopped, nothing changed: the upstream listed no conversations while ${s.valid} are valid here`,
+        summary: { key: 'syncUpstreamEmpty', params: { valid: s.valid } },
+      };
     case 'too_many_missing':
-      return (
-        `stopped, nothing changed: ${s.missing} of ${s.valid} valid conversations are missing upstream ` +
-        '(more than half); invalidate them by hand if that is right'
-      );
+      return {
+        text:
+          `stopped, nothing changed: ${s.missing} of ${s.valid} valid conversations are missing upstream ` +
+          '(more than half); invalidate them by hand if that is right',
+        summary: { key: 'syncTooManyMissing', params: { missing: s.missing, valid: s.valid } },
+      };
     case null:
-      return `fetched ${s.fetched}, updated ${s.updated}, invalidated ${s.invalidated}, inserted ${s.inserted}`;
+      return {
+        text: `fetched ${s.fetched}, updated ${s.updated}, invalidated ${s.invalidated}, inserted ${s.inserted}`,
+        summary: {
+          key: 'syncDone',
+          params: {
+            fetched: s.fetched,
+            updated: s.updated,
+            invalidated: s.invalidated,
+            inserted: s.inserted,
+          },
+        },
+      };
   }
 }
 
@@ -50,9 +66,11 @@ export const BUILTIN_TASKS: readonly TaskDefinition<AppContext>[] = [
     defaults: () => ({ enabled: true, intervalSeconds: 3600 }),
     async run(ctx: AppContext) {
       const p = await purgeExpiredData(ctx);
-      return `deleted ${Object.entries(p)
-        .map(([k, n]) => `${n} ${k}`)
-        .join(', ')}`;
+      const counts = Object.entries(p) as [string, number][];
+      return {
+        text: `deleted ${counts.map(([k, n]) => `${n} ${k}`).join(', ')}`,
+        summary: { key: 'retentionDone', params: { total: counts.reduce((a, [, n]) => a + n, 0) } },
+      };
     },
   },
 ];

@@ -136,6 +136,63 @@ describe('tasks API', () => {
     );
   });
 
+  it('lists the latest runs of a task, newest first, with a summary the page translates', async () => {
+    const first = await call('POST', '/api/system/task/server_health_check/run');
+    const second = await call('POST', '/api/system/task/server_health_check/run');
+    expect(second.json().result.summary).toEqual({ key: 'healthNone', params: {} });
+    const r = await call('GET', '/api/system/task/server_health_check/runs?limit=2');
+    expect(r.statusCode).toBe(200);
+    const listed = r.json().result as { id: number; trigger: string; start_time: string; end_time: string }[];
+    expect(listed.map((x) => x.id)).toEqual([second.json().result.id, first.json().result.id]);
+    expect(listed[0]).toMatchObject({
+      name: 'server_health_check',
+      trigger: 'manual',
+      status: 'success',
+      output: 'no servers configured',
+      summary: { key: 'healthNone', params: {} },
+    });
+    expect(Date.parse(listed[0]!.end_time)).toBeGreaterThanOrEqual(Date.parse(listed[0]!.start_time));
+    // The task list carries the last run's summary too.
+    const task = (await call('GET', '/api/system/queryTask'))
+      .json()
+      .result.find((x: { name: string }) => x.name === 'server_health_check');
+    expect(task.summary).toEqual({ key: 'healthNone', params: {} });
+
+    const sync = await call('POST', `/api/system/task/${SYNC_TASK}/run`);
+    expect(sync.json().result.summary).toMatchObject({
+      key: 'syncDone',
+      params: { fetched: expect.any(Number) },
+    });
+    const retention = await call('POST', `/api/system/task/${RETENTION_TASK}/run`);
+    expect(retention.json().result.summary).toMatchObject({
+      key: 'retentionDone',
+      params: { total: expect.any(Number) },
+    });
+
+    expect((await call('GET', '/api/system/task/nope/runs')).statusCode).toBe(404);
+    expect((await call('GET', '/api/system/task/server_health_check/runs?limit=0')).statusCode).toBe(422);
+    expect((await call('GET', '/api/system/task/server_health_check/runs?limit=101')).statusCode).toBe(422);
+  });
+
+  it('a failed run has no summary: the page shows its error text', async () => {
+    const failing: TaskDefinition = {
+      name: 'failing_probe',
+      description: 'fails',
+      defaults: () => ({ enabled: false, intervalSeconds: 60 }),
+      run: () => Promise.reject(new Error('upstream refused')),
+    };
+    const runner = createTaskRunner({ db: t.ctx.dbHandle.db, runtime: t.ctx.runtime, log: t.ctx.log }, [
+      failing,
+    ]);
+    const run = await runner.runNow(null, 'failing_probe');
+    expect(run).toMatchObject({ status: 'failed', output: 'upstream refused', summary: null });
+    expect((await runner.list())[0]).toMatchObject({
+      status: 'failed',
+      output: 'upstream refused',
+      summary: null,
+    });
+  });
+
   it('saving the sync schedule in the config reschedules the task', async () => {
     const read = (await call('GET', '/api/system/config')).json().result;
     const saved = await t.app.inject({

@@ -1,5 +1,5 @@
 import { ERROR_DETAILS } from '@cc/contracts';
-import type { Config, TaskRead, TaskRun, TaskUpdate } from '@cc/contracts';
+import type { Config, TaskRead, TaskRun, TaskSummary, TaskUpdate } from '@cc/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RuntimeSettings } from '../config/runtime-settings';
 import { fail } from '../errors/app-error';
@@ -17,9 +17,18 @@ export interface TaskDefinition<C = unknown> {
   description: string;
   /** Schedule of the row created the first time the task is seen. */
   defaults(config: Config): { enabled: boolean; intervalSeconds: number };
-  /** Does the work; the returned text is the run's output. A throw marks the run failed. */
-  run(ctx: C): Promise<string>;
+  /** Does the work; what it returns is the run's output. A throw marks the run failed. */
+  run(ctx: C): Promise<TaskResult>;
 }
+
+/**
+ * A run's output: plain text (for logs), or text with a summary the admin page shows in the reader's language
+ * (a key under the page's task outputs, with its parameters).
+ */
+export type TaskResult = string | { text: string; summary: TaskSummary };
+
+/** A run output's plain text. */
+export const resultText = (result: TaskResult): string => (typeof result === 'string' ? result : result.text);
 
 /** What the runner itself needs, available before the app context exists. */
 export interface TaskRunnerDeps {
@@ -90,6 +99,7 @@ export function createTaskRunner<C>(
           next_run_time: later(d.intervalSeconds, clock()),
           last_status: 'idle',
           last_output: null,
+          last_summary: null,
           run_started_at: null,
           update_time: nowIso(),
         });
@@ -104,13 +114,16 @@ export function createTaskRunner<C>(
   async function execute(
     def: TaskDefinition<C>,
     trigger: TaskTrigger,
-    work: () => Promise<string>,
+    work: () => Promise<TaskResult>,
   ): Promise<TaskRun> {
     const start = nowIso();
     let status: 'success' | 'failed' = 'success';
     let output: string;
+    let summary: string | null = null;
     try {
-      output = await work();
+      const result = await work();
+      output = resultText(result);
+      if (typeof result !== 'string') summary = JSON.stringify(result.summary);
     } catch (e) {
       status = 'failed';
       output = e instanceof Error ? e.message : String(e);
@@ -120,6 +133,7 @@ export function createTaskRunner<C>(
     await repo().update(def.name, {
       last_status: status,
       last_output: output,
+      last_summary: summary,
       last_run_time: start,
       run_started_at: null,
     });
@@ -130,6 +144,7 @@ export function createTaskRunner<C>(
       end_time: nowIso(),
       status,
       output,
+      summary,
     });
     deps.log.info({ task: def.name, trigger, status }, 'task run');
     return presentTaskRun(run);
@@ -225,6 +240,11 @@ export function createTaskRunner<C>(
         .filter((r) => byName.has(r.name))
         .map((r) => presentTask(r, definition(r.name).description));
     },
+    /** The latest runs of a task, newest first (404 for a task this runner does not know). */
+    async runs(name: string, limit: number): Promise<TaskRun[]> {
+      definition(name);
+      return (await repo().listRuns(name, limit)).map(presentTaskRun);
+    },
     /** Runs a task now with `ctx` and returns the run; refused while a run of it is in progress (here or elsewhere). */
     async runNow(ctx: C, name: string, trigger: TaskTrigger = 'manual'): Promise<TaskRun> {
       const def = definition(name);
@@ -238,7 +258,7 @@ export function createTaskRunner<C>(
      * Does a task's work now through a caller's own function (an action that wants the typed result rather than
      * the output text): same claim, same record as a manual run. Errors are rethrown after being recorded.
      */
-    async runWith<T>(name: string, work: () => Promise<T>, describe: (value: T) => string): Promise<T> {
+    async runWith<T>(name: string, work: () => Promise<T>, describe: (value: T) => TaskResult): Promise<T> {
       const def = definition(name);
       await claimNow(name);
       // Filled in by the work (a holder object: TS does not follow assignments made inside the closure).

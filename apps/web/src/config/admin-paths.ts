@@ -78,6 +78,7 @@ export const adminApiPaths = {
   tasks: '/api/system/queryTask',
   task: (name: string) => `/api/system/task/${enc(name)}`,
   runTask: (name: string) => `/api/system/task/${enc(name)}/run`,
+  taskRuns: (name: string, limit: number) => withQuery(`/api/system/task/${enc(name)}/runs`, { limit }),
   // logs
   serverLogs: '/api/system/logs/server',
   completionLogs: (query: CompletionLogQuery = {}) => withQuery('/api/system/logs/completions', { ...query }),

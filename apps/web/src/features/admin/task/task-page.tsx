@@ -13,13 +13,10 @@ import { NumberField } from '../shared/number-field';
 import { useTasks } from './api/get-tasks';
 import { useRunTask } from './api/run-task';
 import { useUpdateTask } from './api/update-task';
+import { TaskHistory } from './components/task-history';
+import { isBuiltinTask, taskName, taskOutput } from './lib/task-text';
 
 const STATUS_COLORS = { idle: 'gray', running: 'blue', success: 'green', failed: 'red' } as const;
-
-/** The server's built-in tasks, whose descriptions the client translates (others show the server's text). */
-const BUILTIN_TASKS = ['sync_openai_web_conversations', 'server_health_check', 'stats_retention'] as const;
-const isBuiltinTask = (name: string): name is (typeof BUILTIN_TASKS)[number] =>
-  (BUILTIN_TASKS as readonly string[]).includes(name);
 
 type IntervalUnit = 'd' | 'h' | 'min' | 's';
 
@@ -87,11 +84,12 @@ export function TaskPage() {
   const run = useRunTask();
   const update = useUpdateTask();
   const [lastRun, setLastRun] = useState<TaskRun | null>(null);
+  const [history, setHistory] = useState<string | null>(null);
 
   const handleRun = async (name: string) => {
     const result = await run.mutateAsync(name);
     setLastRun(result);
-    notifySuccess(ta('task.ran', { name }));
+    notifySuccess(ta('task.ran', { name: taskName(ta, name) }));
   };
   const time = (value: string | null) =>
     value ? (
@@ -111,8 +109,8 @@ export function TaskPage() {
       sort: (a, b) => a.name.localeCompare(b.name),
       render: (task) => (
         <div>
-          <Text size="sm" fw={600} ff="monospace">
-            {task.name}
+          <Text size="sm" fw={600}>
+            {taskName(ta, task.name)}
           </Text>
           <Text size="xs" c="dimmed">
             {isBuiltinTask(task.name) ? ta(`task.descriptions.${task.name}`) : task.description}
@@ -130,7 +128,7 @@ export function TaskPage() {
       header: ta('task.enabled'),
       render: (task) => (
         <Switch
-          aria-label={ta('task.enabledOf', { name: task.name })}
+          aria-label={ta('task.enabledOf', { name: taskName(ta, task.name) })}
           checked={task.enabled}
           disabled={update.isPending}
           onChange={(e) =>
@@ -158,31 +156,49 @@ export function TaskPage() {
       key: 'output',
       header: ta('task.output'),
       width: 320,
-      render: (task) =>
-        task.output ? (
-          <Text size="xs" ff="monospace" lineClamp={3} title={task.output} style={{ whiteSpace: 'pre-wrap' }}>
-            {task.output}
+      render: (task) => {
+        const output = taskOutput(ta, task);
+        return output ? (
+          <Text
+            size="xs"
+            ff={task.summary ? undefined : 'monospace'}
+            lineClamp={3}
+            title={output}
+            style={{ whiteSpace: 'pre-wrap' }}
+          >
+            {output}
           </Text>
         ) : (
           <Text size="sm" c="dimmed">
             {ta('common.none')}
           </Text>
-        ),
+        );
+      },
     },
     {
       key: 'actions',
       header: ta('common.actions'),
       render: (task) => (
-        <Button
-          size="compact-sm"
-          variant="light"
-          aria-label={ta('task.runOf', { name: task.name })}
-          loading={run.isPending && run.variables === task.name}
-          disabled={task.status === 'running'}
-          onClick={() => void handleRun(task.name)}
-        >
-          {ta('task.runNow')}
-        </Button>
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            size="compact-sm"
+            variant="light"
+            aria-label={ta('task.runOf', { name: taskName(ta, task.name) })}
+            loading={run.isPending && run.variables === task.name}
+            disabled={task.status === 'running'}
+            onClick={() => void handleRun(task.name)}
+          >
+            {ta('task.runNow')}
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="default"
+            aria-label={ta('task.historyOf', { name: taskName(ta, task.name) })}
+            onClick={() => setHistory(task.name)}
+          >
+            {ta('task.history')}
+          </Button>
+        </Group>
       ),
     },
   ];
@@ -204,7 +220,10 @@ export function TaskPage() {
       {lastRun && (
         <Alert
           color={lastRun.status === 'success' ? 'green' : 'red'}
-          title={ta('task.runResult', { name: lastRun.name, status: ta(`task.statuses.${lastRun.status}`) })}
+          title={ta('task.runResult', {
+            name: taskName(ta, lastRun.name),
+            status: ta(`task.statuses.${lastRun.status}`),
+          })}
           withCloseButton
           onClose={() => setLastRun(null)}
           data-testid="task-run-result"
@@ -214,7 +233,11 @@ export function TaskPage() {
               {formatDateTime(lastRun.start_time, language)} → {formatDateTime(lastRun.end_time, language)}
             </Text>
           </Group>
-          <Code block>{lastRun.output || ta('common.none')}</Code>
+          {lastRun.summary ? (
+            <Text size="sm">{taskOutput(ta, lastRun)}</Text>
+          ) : (
+            <Code block>{lastRun.output || ta('common.none')}</Code>
+          )}
         </Alert>
       )}
       <DataTable
@@ -228,6 +251,7 @@ export function TaskPage() {
         onRetry={() => void tasks.refetch()}
         retrying={tasks.isFetching}
       />
+      <TaskHistory name={history} onClose={() => setHistory(null)} />
     </AdminPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Select, Stack, Switch, TagsInput, Text } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { RefreshIcon } from '../../../../components/icons';
 import { LoadError } from '../../../../components/load-error';
@@ -6,23 +6,93 @@ import { useAdminT } from '../../shared/admin-i18n';
 import { numberProblem } from '../../shared/number-check';
 import { NumberField } from '../../shared/number-field';
 import { useServerLogs } from '../api/get-server-logs';
+import { entryMatches, parseLogLine } from '../lib/log-line';
+import type { LogEntry, LogLevel } from '../lib/log-line';
 
 /** The API's bounds of max_lines. */
 const MAX_LINES_RULE = { min: 1, max: 5000, integer: true } as const;
 
-const LEVEL_COLORS: [RegExp, string][] = [
-  [/\b(ERROR|CRITICAL|FATAL)\b/, 'var(--mantine-color-red-6)'],
-  [/\bWARN(ING)?\b/, 'var(--mantine-color-orange-6)'],
-  [/\bDEBUG\b/, 'var(--mantine-color-dimmed)'],
-];
+const LEVEL_COLORS: Record<LogLevel, string> = {
+  trace: 'gray',
+  debug: 'gray',
+  info: 'blue',
+  warn: 'orange',
+  error: 'red',
+  fatal: 'red',
+};
 
-function lineColor(line: string): string | undefined {
-  return LEVEL_COLORS.find(([re]) => re.test(line))?.[1];
+/** Time with seconds in the reader's zone and language. */
+function entryTime(time: number, language: string): string {
+  return new Intl.DateTimeFormat(language, {
+    dateStyle: 'short',
+    timeStyle: 'medium',
+    hour12: false,
+  }).format(new Date(time));
+}
+
+function Entry({ entry, language }: { entry: LogEntry; language: string }) {
+  const { ta } = useAdminT();
+  return (
+    <div
+      data-testid="log-entry"
+      style={{ padding: '2px 0', borderBottom: '1px solid var(--mantine-color-default-border)' }}
+    >
+      <Group gap={8} wrap="nowrap" align="flex-start">
+        {entry.time !== null && (
+          <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            {entryTime(entry.time, language)}
+          </Text>
+        )}
+        {entry.level && (
+          <Badge size="xs" variant="light" color={LEVEL_COLORS[entry.level]} style={{ flexShrink: 0 }}>
+            {ta(`log.levels.${entry.level}`)}
+          </Badge>
+        )}
+        <Text
+          span
+          size="xs"
+          data-testid="log-message"
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+        >
+          {entry.message}
+        </Text>
+        {entry.request && (
+          <Text span size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+            {entry.request}
+          </Text>
+        )}
+      </Group>
+      {entry.details.length > 0 && (
+        <details>
+          <summary style={{ cursor: 'pointer', fontSize: 11 }}>{ta('log.details')}</summary>
+          <dl style={{ margin: '2px 0 4px 16px', fontSize: 11 }}>
+            {entry.details.map(([key, value]) => (
+              <div key={key} style={{ display: 'flex', gap: 8 }}>
+                <dt style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{key}</dt>
+                <dd style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** Saves the lines as a .log file (as the server wrote them). */
+function download(lines: readonly string[]): void {
+  const url = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/plain' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `server-${new Date().toISOString().replace(/[:.]/g, '-')}.log`;
+  a.click();
+  URL.revokeObjectURL(url);
 }
 
 /** The server log: last N lines without excluded keywords, optional polling, stays at the bottom when asked. */
 export function ServerLog() {
-  const { ta } = useAdminT();
+  const { ta, language } = useAdminT();
+  const [search, setSearch] = useState('');
   const [maxLines, setMaxLines] = useState<number>(100);
   const [exclude, setExclude] = useState<string[]>(['/api/status', '/api/system/logs']);
   const [interval, setIntervalValue] = useState<string>('0');
@@ -36,15 +106,24 @@ export function ServerLog() {
     [maxLines, exclude],
   );
   const logs = useServerLogs(query, interval === '0' ? false : Number(interval) * 1000);
-  const box = useRef<HTMLPreElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const entries = useMemo(() => (logs.data ?? []).map(parseLogLine), [logs.data]);
+  const shown = useMemo(() => entries.filter((e) => entryMatches(e, search)), [entries, search]);
 
   useEffect(() => {
     if (autoScroll && box.current) box.current.scrollTop = box.current.scrollHeight;
-  }, [logs.data, autoScroll]);
+  }, [shown, autoScroll]);
 
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          label={ta('log.search')}
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={220}
+        />
         <NumberField
           label={ta('log.maxLines')}
           {...MAX_LINES_RULE}
@@ -88,37 +167,42 @@ export function ServerLog() {
         >
           {ta('common.refresh')}
         </Button>
+        <Button
+          variant="default"
+          disabled={shown.length === 0}
+          onClick={() => download(shown.map((e) => e.raw))}
+        >
+          {ta('log.download')}
+        </Button>
       </Group>
       {logs.error && (
         <LoadError error={logs.error} onRetry={() => void logs.refetch()} retrying={logs.isFetching} />
       )}
       <Text size="xs" c="dimmed">
-        {ta('log.lineCount', { count: logs.data?.length ?? 0 })}
+        {search.trim()
+          ? ta('log.matchCount', { count: shown.length, total: entries.length })
+          : ta('log.lineCount', { count: entries.length })}
       </Text>
-      <pre
+      <div
         ref={box}
+        role="region"
         data-testid="server-log"
         aria-label={ta('log.serverTab')}
         tabIndex={0}
         style={{
-          margin: 0,
           height: 'calc(100dvh - 330px)',
           minHeight: 240,
           overflow: 'auto',
-          fontSize: 12,
           lineHeight: 1.5,
           padding: 8,
           border: '1px solid var(--mantine-color-default-border)',
           borderRadius: 4,
-          fontFamily: 'var(--mantine-font-family-monospace)',
         }}
       >
-        {(logs.data ?? []).map((line, i) => (
-          <div key={i} style={{ color: lineColor(line), whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-            {line}
-          </div>
+        {shown.map((entry, i) => (
+          <Entry key={i} entry={entry} language={language} />
         ))}
-      </pre>
+      </div>
     </Stack>
   );
 }

@@ -8,6 +8,8 @@ import { modelDisplay } from '../../../../components/model-display';
 import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { useAskStats, useRequestStats } from '../api/get-stats';
+import { chartAxes } from '../lib/chart-axes';
+import type { ChartAxes, UnitSeries } from '../lib/chart-axes';
 import { askChartData, requestChartData } from '../lib/stats';
 import type { ChartRow } from '../lib/stats';
 
@@ -38,6 +40,26 @@ function ChartCard({ title, children }: { title: string; children: React.ReactNo
       </Title>
       {children}
     </Card>
+  );
+}
+
+/** A line chart whose y axes each show one kind of value, named beside the axis. */
+function UnitLineChart({ data, series }: { data: Record<string, unknown>[]; series: UnitSeries[] }) {
+  const { ta } = useAdminT();
+  const axes = chartAxes(series);
+  const axisName = (kind: ChartAxes['left']) => ta(`system.axes.${kind}`);
+  return (
+    <LineChart
+      h={300}
+      data={data}
+      dataKey="label"
+      withLegend
+      legendProps={{ verticalAlign: 'bottom' }}
+      yAxisLabel={axisName(axes.left)}
+      withRightYAxis={axes.right !== null}
+      rightYAxisLabel={axes.right ? axisName(axes.right) : undefined}
+      series={axes.series}
+    />
   );
 }
 
@@ -76,6 +98,7 @@ export function StatsCharts({ query }: { query: StatsQuery }) {
             data={labelled(askData.counts, query.granularity)}
             dataKey="label"
             type="stacked"
+            yAxisLabel={ta('system.axes.count')}
             withLegend
             legendProps={{ verticalAlign: 'bottom' }}
             series={askData.series.map((s, i) => ({
@@ -90,16 +113,17 @@ export function StatsCharts({ query }: { query: StatsQuery }) {
         {askData.totals.length === 0 ? (
           empty
         ) : (
-          <LineChart
-            h={300}
+          <UnitLineChart
             data={labelled(askData.totals, query.granularity)}
-            dataKey="label"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom' }}
             series={[
-              { name: 'users', label: ta('system.users'), color: 'blue.6' },
-              { name: 'avgAskSeconds', label: ta('system.avgAskSeconds'), color: 'teal.6' },
-              { name: 'avgQueueSeconds', label: ta('system.avgQueueSeconds'), color: 'orange.6' },
+              { name: 'users', label: ta('system.users'), color: 'blue.6', unit: 'users' },
+              { name: 'avgAskSeconds', label: ta('system.avgAskSeconds'), color: 'teal.6', unit: 'seconds' },
+              {
+                name: 'avgQueueSeconds',
+                label: ta('system.avgQueueSeconds'),
+                color: 'orange.6',
+                unit: 'seconds',
+              },
             ]}
           />
         )}
@@ -108,16 +132,17 @@ export function StatsCharts({ query }: { query: StatsQuery }) {
         {requestData.totals.length === 0 ? (
           empty
         ) : (
-          <LineChart
-            h={300}
+          <UnitLineChart
             data={labelled(requestData.totals, query.granularity)}
-            dataKey="label"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom' }}
             series={[
-              { name: 'count', label: ta('system.requests'), color: 'blue.6' },
-              { name: 'users', label: ta('system.users'), color: 'violet.6' },
-              { name: 'avgElapsedMs', label: ta('system.avgElapsedMs'), color: 'orange.6' },
+              { name: 'count', label: ta('system.requests'), color: 'blue.6', unit: 'requests' },
+              { name: 'users', label: ta('system.users'), color: 'violet.6', unit: 'users' },
+              {
+                name: 'avgElapsedMs',
+                label: ta('system.avgElapsedMs'),
+                color: 'orange.6',
+                unit: 'milliseconds',
+              },
             ]}
           />
         )}
