@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED_SECRET } from '@cc/contracts';
 import type { ConfigWriteInput } from '@cc/contracts';
@@ -439,5 +441,32 @@ describe('config and credentials', () => {
     });
     await put('/api/system/credentials', { openai_api_key: null, openai_web_access_token: null });
     expect(t.ctx.upstream.credentials()).toEqual({ openai_api_key: null, openai_web_access_token: null });
+  });
+});
+
+describe('request logging of the log viewer', () => {
+  it("does not log the viewer's own polling at INFO; other requests still are", async () => {
+    const lines: { level: number; req?: { url?: string }; msg?: string }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n'))
+          if (line) lines.push(JSON.parse(line) as (typeof lines)[0]);
+        done();
+      },
+    });
+    const logged = await createTestApp({}, undefined, { log: pino({ level: 'info' }, sink) });
+    try {
+      const cookie = await logged.login(ADMIN.username, ADMIN.password);
+      const inject = (method: 'GET' | 'POST', url: string) =>
+        logged.app.inject({ method, url, headers: { cookie }, payload: method === 'POST' ? {} : undefined });
+      expect((await inject('POST', '/api/system/logs/server')).statusCode).toBe(200);
+      expect((await inject('GET', '/api/system/logs/completions')).statusCode).toBe(200);
+      expect((await inject('GET', '/api/user/me')).statusCode).toBe(200);
+      const urls = lines.filter((l) => l.level === 30 && l.req?.url).map((l) => l.req?.url);
+      expect(urls).toContain('/api/user/me');
+      expect(urls.filter((u) => u?.startsWith('/api/system/logs'))).toEqual([]);
+    } finally {
+      await logged.close();
+    }
   });
 });

@@ -125,11 +125,12 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request) => ok(await ctx.tasks.update(request.params.name, request.body)),
   );
 
-  // logs
+  // logs (the viewer polls these: their requests are not logged at INFO)
   r.post(
     '/api/system/logs/server',
     {
       config,
+      logLevel: 'warn',
       schema: {
         tags: ['logs'],
         body: ServerLogQuery.prefault({}),
@@ -143,6 +144,7 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/system/logs/completions',
     {
       config,
+      logLevel: 'warn',
       schema: {
         tags: ['logs'],
         querystring: CompletionLogQuery,

@@ -12,6 +12,9 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config/bootstrap';
 import { closeContext, createContext } from '../context';
 import type { ContextOptions } from '../context';
+
+/** What a test may set on the app it starts: the context's options, and a logger of its own to read what is logged. */
+export type TestAppOptions = ContextOptions & { log?: pino.Logger };
 import type { LoadedUser } from '../presenters/user.presenter';
 import { createUser } from '../services/user.service';
 
@@ -72,7 +75,7 @@ export async function createTestApp(
   config: ConfigInput = {},
   /** Adds test-only routes before the app is sealed. */
   extend?: (app: FastifyInstance) => void,
-  options: ContextOptions = {},
+  options: TestAppOptions = {},
   /** Another app whose database and data directory this one shares, as a second instance would. */
   sibling?: TestApp,
 ): Promise<TestApp> {
@@ -101,7 +104,7 @@ export async function openTestApp(
   database: Pick<TestDatabase, 'url' | 'dataDir'>,
   config: ConfigInput = {},
   extend?: (app: FastifyInstance) => void,
-  options: ContextOptions = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const cfg = loadConfig(
     { CC_DATA_DIR: database.dataDir },
@@ -124,8 +127,8 @@ export async function openTestApp(
       },
     },
   );
-  const log = pino({ level: process.env.CC_TEST_LOG ?? 'silent' });
-  const ctx = await createContext(cfg, log, options);
+  const { log = pino({ level: process.env.CC_TEST_LOG ?? 'silent' }), ...contextOptions } = options;
+  const ctx = await createContext(cfg, log, contextOptions);
   const app = await buildApp(ctx, { webDist: null });
   extend?.(app);
   await app.ready();
