@@ -74,3 +74,35 @@ test('an admin creates a user, sets a quota of 0 asks, and the chat enforces it'
   await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('row').filter({ hasText: USER.username })).toHaveCount(0);
 });
+
+test('at 1280 px the user, task and conversation tables keep their actions in view and rows stay compact', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await useEnglish(page);
+  await login(page);
+  const inView = async (button: ReturnType<Page['getByRole']>) => {
+    await expect(button).toBeVisible();
+    const box = await button.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(1280);
+  };
+
+  await page.goto('/admin/user');
+  const more = page.getByRole('button', { name: /^More actions for / }).first();
+  await inView(more);
+  // Nickname, username and email, status, activity, limits and remark in about one line pair per user.
+  const row = page.locator('tr[data-row-id]').first();
+  expect((await row.boundingBox())!.height).toBeLessThanOrEqual(64);
+  // The table fits: nothing scrolls sideways.
+  const table = page.getByRole('table', { name: 'User management' });
+  expect((await table.boundingBox())!.x + (await table.boundingBox())!.width).toBeLessThanOrEqual(1280);
+
+  await page.goto('/admin/task');
+  await inView(page.getByRole('button', { name: /^Run .+ now$/ }).first());
+
+  await page.goto('/admin/conversation');
+  const actions = page.getByRole('button', { name: /^Actions for / });
+  if ((await actions.count()) > 0) await inView(actions.first());
+});

@@ -187,6 +187,7 @@ export function ConversationPage() {
     {
       key: 'actions',
       header: ta('common.actions'),
+      sticky: true,
       render: (c) => (
         <Menu position="bottom-end">
           <Menu.Target>

@@ -136,6 +136,7 @@ export function MachinePage() {
     {
       key: 'actions',
       header: ta('common.actions'),
+      sticky: true,
       render: (m) => (
         <Group gap={4} wrap="nowrap">
           <ActionIcon

@@ -11,6 +11,8 @@ export interface Column<T> {
   /** Sortable when given. */
   sort?: (a: T, b: T) => number;
   width?: number | string;
+  /** Kept in view at the right edge when the table scrolls sideways (the row actions). */
+  sticky?: boolean;
 }
 
 export type RowId = string | number;
@@ -42,6 +44,15 @@ export interface DataTableProps<T> {
 }
 
 const PAGE_SIZES = [20, 50, 100] as const;
+
+/** A sticky column stays at the right edge above the cells that scroll under it. */
+const STICKY_STYLE = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+  boxShadow: 'inset 1px 0 0 var(--mantine-color-default-border)',
+} as const;
 
 /**
  * A paginated table: only one page of rows is in the DOM, so thousands of rows stay cheap. Sorting and
@@ -139,6 +150,7 @@ export function DataTable<T>({
                 <Table.Th
                   key={column.key}
                   w={column.width}
+                  style={column.sticky ? STICKY_STYLE : undefined}
                   aria-sort={sort?.key === column.key ? (sort.desc ? 'descending' : 'ascending') : undefined}
                 >
                   {column.sort ? (
@@ -181,7 +193,9 @@ export function DataTable<T>({
                     </Table.Td>
                   )}
                   {columns.map((column) => (
-                    <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                    <Table.Td key={column.key} style={column.sticky ? STICKY_STYLE : undefined}>
+                      {column.render(row)}
+                    </Table.Td>
                   ))}
                 </Table.Tr>
               );

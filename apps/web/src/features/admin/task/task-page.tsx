@@ -178,6 +178,7 @@ export function TaskPage() {
     {
       key: 'actions',
       header: ta('common.actions'),
+      sticky: true,
       render: (task) => (
         <Group gap="xs" wrap="nowrap">
           <Button

@@ -68,17 +68,33 @@ export function UserPage() {
       header: ta('user.nicknameUsername'),
       sort: (a, b) => a.username.localeCompare(b.username),
       render: (u) => (
-        <div>
-          <Text size="sm" fw={600}>
-            {u.nickname}
-          </Text>
-          <Text size="xs" c="dimmed" data-testid="username">
-            {u.username}
+        <div style={{ minWidth: 0 }}>
+          <Group gap={4} wrap="nowrap">
+            <Text size="sm" fw={600} truncate>
+              {u.nickname}
+            </Text>
+            {!u.is_active && (
+              <Badge size="xs" color="gray" variant="light">
+                {ta('user.inactive')}
+              </Badge>
+            )}
+            {u.is_superuser && (
+              <Badge size="xs" color="violet" variant="light">
+                {ta('user.superuser')}
+              </Badge>
+            )}
+            {u.is_verified && (
+              <Badge size="xs" color="teal" variant="light">
+                {ta('user.verified')}
+              </Badge>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed" truncate title={`${u.username} · ${u.email}`}>
+            <span data-testid="username">{u.username}</span> · {u.email}
           </Text>
         </div>
       ),
     },
-    { key: 'email', header: ta('user.email'), render: (u) => <Text size="sm">{u.email}</Text> },
     {
       key: 'status',
       header: ta('user.chatStatus'),
@@ -122,42 +138,22 @@ export function UserPage() {
       header: ta('user.limits'),
       sort: (a, b) => remainingScore(a.setting) - remainingScore(b.setting),
       render: (u) => <LimitsSummary setting={u.setting} />,
-      width: 360,
     },
     {
       key: 'remark',
       header: ta('user.remark'),
+      width: 160,
       render: (u) => (
-        <Text size="sm" c={u.remark ? undefined : 'dimmed'} lineClamp={2}>
+        <Text size="sm" c={u.remark ? undefined : 'dimmed'} lineClamp={1} title={u.remark ?? undefined}>
           {u.remark || ta('common.empty')}
         </Text>
       ),
     },
     {
-      key: 'flags',
-      header: ta('user.flags'),
-      render: (u) => (
-        <Group gap={4}>
-          <Badge size="xs" color={u.is_active ? 'green' : 'gray'} variant="light">
-            {u.is_active ? ta('user.active') : ta('user.inactive')}
-          </Badge>
-          {u.is_superuser && (
-            <Badge size="xs" color="violet" variant="light">
-              {ta('user.superuser')}
-            </Badge>
-          )}
-          {u.is_verified && (
-            <Badge size="xs" color="teal" variant="light">
-              {ta('user.verified')}
-            </Badge>
-          )}
-        </Group>
-      ),
-    },
-    {
       key: 'actions',
       header: ta('common.actions'),
-      width: 110,
+      width: 90,
+      sticky: true,
       render: (u) => (
         <Group gap={4} wrap="nowrap">
           <Tooltip label={ta('user.editBasic')}>
@@ -232,7 +228,7 @@ export function UserPage() {
         columns={columns}
         rowId={(u) => u.id}
         defaultSort={{ key: 'id', desc: false }}
-        minWidth={1300}
+        minWidth={960}
         empty={users.isLoading ? ta('common.loading') : undefined}
         error={users.error}
         onRetry={() => void users.refetch()}

@@ -14,7 +14,13 @@ export const usersQueryOptions = queryOptions({
   staleTime: 10_000,
 });
 
-/** Every user with settings and live chat status (also the username source of the conversation page). */
+/** How often the list refreshes by itself while shown (chat statuses change as people ask). */
+export const USERS_REFRESH_MS = 10_000;
+
+/**
+ * Every user with settings and live chat status (also the username source of the conversation page); refreshed
+ * by itself every 10 s while a page shows it.
+ */
 export function useUsers() {
-  return useQuery(usersQueryOptions);
+  return useQuery({ ...usersQueryOptions, refetchInterval: USERS_REFRESH_MS });
 }

@@ -5,54 +5,87 @@ import { formatDateTime } from '../../../../lib/format';
 import { useAdminT } from '../../shared/admin-i18n';
 import { formatRemaining, summarizeLimits } from '../lib/limits';
 
-/** Per source: allowed or not, total asks left, max conversations, validity, and the per-model counts. */
+/** A small badge whose tooltip lists what it counts; focusable so the keyboard reaches the list too. */
+function DetailBadge({ label, lines, color }: { label: string; lines: string[]; color?: string }) {
+  return (
+    <Tooltip label={lines.join(' · ')} multiline maw={360} events={{ hover: true, focus: true, touch: true }}>
+      <Badge size="xs" variant="default" tt="none" color={color} tabIndex={0} style={{ cursor: 'help' }}>
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/**
+ * One line per source: allowed or not, asks left, max conversations, and badges for model restrictions, rate
+ * limits, time slots and validity whose tooltips hold the details.
+ */
 export function LimitsSummary({ setting }: { setting: UserSetting }) {
   const { ta, t, language } = useAdminT();
   const unlimited = ta('common.unlimited');
   return (
-    <Stack gap={4}>
-      {summarizeLimits(setting).map((limits) => (
-        <Group key={limits.source} gap={4} wrap="wrap" data-testid={`limits-${limits.source}`}>
-          <Badge
-            size="sm"
-            variant={limits.allowed && !limits.expired ? 'light' : 'outline'}
-            color={!limits.allowed ? 'gray' : limits.expired ? 'red' : 'blue'}
-          >
-            {t(`sources.${limits.source}`)}
-          </Badge>
-          {!limits.allowed ? (
-            <Text size="xs" c="dimmed">
-              {ta('user.notAllowed')}
-            </Text>
-          ) : (
-            <>
-              <Text size="xs">
-                {ta('user.asksLeft', { count: formatRemaining(limits.totalAsks, unlimited) })}
-              </Text>
+    <Stack gap={2}>
+      {summarizeLimits(setting).map((limits) => {
+        const restricted = limits.perModel.filter((m) => m.remaining !== 'unlimited');
+        const source = setting[limits.source];
+        return (
+          <Group key={limits.source} gap={4} wrap="nowrap" data-testid={`limits-${limits.source}`}>
+            <Badge
+              size="sm"
+              variant={limits.allowed && !limits.expired ? 'light' : 'outline'}
+              color={!limits.allowed ? 'gray' : limits.expired ? 'red' : 'blue'}
+              style={{ flexShrink: 0 }}
+            >
+              {t(`sources.${limits.source}`)}
+            </Badge>
+            {!limits.allowed ? (
               <Text size="xs" c="dimmed">
-                · {ta('user.maxConvShort', { count: formatRemaining(limits.maxConversations, unlimited) })}
+                {ta('user.notAllowed')}
               </Text>
-              {limits.perModel
-                .filter((m) => m.remaining !== 'unlimited')
-                .map((m) => (
-                  <Tooltip key={m.model} label={modelDisplay(m.model).label}>
-                    <Badge size="xs" variant="default" tt="none">
-                      {modelDisplay(m.model).label}: {m.remaining}
-                    </Badge>
-                  </Tooltip>
-                ))}
-              {limits.validUntil && (
-                <Text size="xs" c={limits.expired ? 'red' : 'dimmed'}>
-                  ·{' '}
-                  {limits.expired
-                    ? ta('user.expiredAt', { time: formatDateTime(limits.validUntil, language) })
-                    : ta('user.validUntilShort', { time: formatDateTime(limits.validUntil, language) })}
+            ) : (
+              <>
+                <Text size="xs" style={{ whiteSpace: 'nowrap' }}>
+                  {ta('user.asksLeft', { count: formatRemaining(limits.totalAsks, unlimited) })} ·{' '}
+                  {ta('user.maxConvShort', { count: formatRemaining(limits.maxConversations, unlimited) })}
                 </Text>
-              )}
-            </>
-          )}
-        </Group>
-      ))}
+                {restricted.length > 0 && (
+                  <DetailBadge
+                    label={ta('user.modelLimitsBadge', { count: restricted.length })}
+                    lines={restricted.map((m) => `${modelDisplay(m.model).label}: ${m.remaining}`)}
+                  />
+                )}
+                {limits.rateLimitCount > 0 && (
+                  <DetailBadge
+                    label={ta('user.rateLimitsBadge', { count: limits.rateLimitCount })}
+                    lines={source.rate_limits.map((r) =>
+                      ta('user.rateLimitLine', { max: r.max_requests, seconds: r.window_seconds }),
+                    )}
+                  />
+                )}
+                {limits.timeSlotCount > 0 && (
+                  <DetailBadge
+                    label={ta('user.timeSlotsBadge', { count: limits.timeSlotCount })}
+                    lines={source.daily_available_time_slots.map(
+                      (s) => `${s.start_time.slice(0, 5)}–${s.end_time.slice(0, 5)} UTC`,
+                    )}
+                  />
+                )}
+                {limits.validUntil && (
+                  <DetailBadge
+                    color={limits.expired ? 'red' : undefined}
+                    label={limits.expired ? ta('user.expired') : ta('user.validUntilBadge')}
+                    lines={[
+                      limits.expired
+                        ? ta('user.expiredAt', { time: formatDateTime(limits.validUntil, language) })
+                        : ta('user.validUntilShort', { time: formatDateTime(limits.validUntil, language) }),
+                    ]}
+                  />
+                )}
+              </>
+            )}
+          </Group>
+        );
+      })}
     </Stack>
   );
 }
