@@ -119,19 +119,25 @@ test('filter the server log and the completion log', async ({ page }) => {
 
 test('change a config value: bounds are checked and restart keys listed', async ({ page }) => {
   await page.goto('/admin/config');
-  const cap = page.getByRole('textbox', { name: /^gpt4_cap_per_3_hours/ });
+  // Fields are named in words, with units; sections read at boot only are disabled.
+  await expect(page.getByRole('textbox', { name: /^Port/ })).toBeDisabled();
+  await expect(page.getByRole('textbox', { name: /^Session lifetime \(seconds\)/ })).toBeVisible();
+  await expect(page.getByText('jwt_lifetime_seconds')).toHaveCount(0);
+  // The provider settings have one place: their own page.
+  await expect(page.getByRole('textbox', { name: /^GPT-4 asks per 3 hours/ })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Open provider settings' }).click();
+  await expect(page).toHaveURL(/\/admin\/openai_settings$/);
+  const cap = page.getByRole('textbox', { name: /^GPT-4 asks per 3 hours/ });
   await expect(cap).toBeVisible();
-  // Sections read at boot only are disabled.
-  await expect(page.getByRole('textbox', { name: /^port/ })).toBeDisabled();
   await cap.fill('-2');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Must be at least -1').first()).toBeVisible();
   await cap.fill('60');
-  await page.getByRole('switch', { name: /^sync_conversations_on_startup/ }).click();
+  await page.getByRole('switch', { name: /^Sync conversations at start-up/ }).click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('restart-required')).toContainText(
-    'openai_web.sync_conversations_on_startup',
+    'OpenAI Web (account) › Sync conversations at start-up',
   );
   await page.reload();
-  await expect(page.getByRole('textbox', { name: /^gpt4_cap_per_3_hours/ })).toHaveValue('60');
+  await expect(page.getByRole('textbox', { name: /^GPT-4 asks per 3 hours/ })).toHaveValue('60');
 });

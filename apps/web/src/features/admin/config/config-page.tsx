@@ -1,8 +1,10 @@
-import { Tabs } from '@mantine/core';
+import { Anchor, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
-import { ConfigEditor } from './components/config-editor';
+import { ConfigEditor, PROVIDER_SECTIONS } from './components/config-editor';
 import { CredentialsForm } from './components/credentials-form';
 
 /** /admin/config: the system config and the upstream credentials, as forms generated from their schemas. */
@@ -17,7 +19,13 @@ export function ConfigPage() {
           <Tabs.Tab value="credentials">{ta('config.credentialsTab')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="config" pt="md">
-          <ConfigEditor />
+          <Text size="sm" mb="sm">
+            {ta('config.providerHint')}{' '}
+            <Anchor component={Link} to={paths.admin('openai_settings')}>
+              {ta('config.providerLink')}
+            </Anchor>
+          </Text>
+          <ConfigEditor exclude={PROVIDER_SECTIONS} />
         </Tabs.Panel>
         <Tabs.Panel value="credentials" pt="md">
           <CredentialsForm />

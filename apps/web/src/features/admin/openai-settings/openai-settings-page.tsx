@@ -1,6 +1,6 @@
 import { Tabs } from '@mantine/core';
 import { useState } from 'react';
-import { ConfigEditor } from '../config/components/config-editor';
+import { ConfigEditor, PROVIDER_SECTIONS } from '../config/components/config-editor';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
 import { PluginList } from './components/plugin-list';
@@ -17,7 +17,7 @@ export function OpenaiSettingsPage() {
           <Tabs.Tab value="plugins">{ta('plugins.pluginsTab')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="providers" pt="md">
-          <ConfigEditor sections={['openai_web', 'openai_api']} />
+          <ConfigEditor sections={PROVIDER_SECTIONS} />
         </Tabs.Panel>
         <Tabs.Panel value="plugins" pt="md">
           <PluginList />

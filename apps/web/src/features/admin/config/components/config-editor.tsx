@@ -9,6 +9,7 @@ import { notifySuccess } from '../../shared/notify';
 import { useConfig } from '../api/get-config';
 import { useConfigSchema } from '../api/get-config-schema';
 import { useUpdateConfig } from '../api/update-config';
+import { pathLabel } from '../lib/field-text';
 import { setAt, validateValue } from '../lib/json-schema';
 import type { JsonSchema } from '../lib/json-schema';
 import { SchemaForm } from './schema-form';
@@ -24,12 +25,23 @@ export function downloadJson(name: string, value: unknown): void {
   URL.revokeObjectURL(url);
 }
 
+/** The sections edited on the provider settings page (and only there). */
+export const PROVIDER_SECTIONS = ['openai_web', 'openai_api'] as const;
+const NONE: readonly string[] = [];
+
 /**
  * The config form, generated from the server's JSON Schema: edit, check bounds client-side, save the whole
  * config, map 422 details to fields, and list the keys that need a restart. `sections` limits the form to
- * some top-level keys (the provider settings page shows openai_web and openai_api only).
+ * some top-level keys (the provider settings page shows openai_web and openai_api only); `exclude` leaves some out
+ * (the config page leaves those to the provider settings page, so each setting has one place).
  */
-export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
+export function ConfigEditor({
+  sections,
+  exclude = NONE,
+}: {
+  sections?: readonly string[];
+  exclude?: readonly string[];
+}) {
   const { ta, t } = useAdminT();
   const { i18n } = useTranslation();
   const config = useConfig();
@@ -43,12 +55,14 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
 
   const schema = useMemo<JsonSchema | null>(() => {
     const full = schemas.data?.config;
-    if (!full || !sections) return full ?? null;
+    if (!full) return null;
     const properties = Object.fromEntries(
-      Object.entries(full.properties ?? {}).filter(([key]) => sections.includes(key)),
+      Object.entries(full.properties ?? {}).filter(
+        ([key]) => (!sections || sections.includes(key)) && !exclude.includes(key),
+      ),
     );
     return { ...full, properties };
-  }, [schemas.data, sections]);
+  }, [schemas.data, sections, exclude]);
 
   const dirty = useMemo(
     () => !!draft && !!config.data && JSON.stringify(draft) !== JSON.stringify(config.data),
@@ -71,6 +85,8 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
   if (!schema || !draft) return <Loader size="sm" />;
 
   const translate = (key: string, values?: Record<string, unknown>) => t(`adminx.${key}`, values ?? {});
+  const sectionLabel = (key: string) =>
+    i18n.exists(`adminx.config.sections.${key}`) ? translate(`config.sections.${key}`) : key;
   const handleChange = (path: (string | number)[], value: unknown) => {
     setEdited((d) => {
       const base = d ?? config.data;
@@ -112,9 +128,7 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
           <Text size="sm">{ta('config.restartBody')}</Text>
           <List size="sm" data-testid="restart-required">
             {restart.map((key) => (
-              <List.Item key={key}>
-                <code>{key}</code>
-              </List.Item>
+              <List.Item key={key}>{pathLabel(t, (k) => i18n.exists(k), key, sectionLabel)}</List.Item>
             ))}
           </List>
         </Alert>
@@ -133,7 +147,7 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
         <Alert color="red" title={ta('common.checkInput')} role="alert">
           {Object.entries(errors).map(([path, message]) => (
             <Text key={path} size="sm">
-              <code>{path}</code>: {message}
+              {pathLabel(t, (k) => i18n.exists(k), path, sectionLabel)}: {message}
             </Text>
           ))}
         </Alert>
@@ -145,9 +159,7 @@ export function ConfigEditor({ sections }: { sections?: readonly string[] }) {
         errors={errors}
         restartKeys={schemas.data?.restart_required_keys}
         readOnlyKeys={schemas.data?.bootstrap_only_keys}
-        sectionLabel={(key) =>
-          i18n.exists(`adminx.config.sections.${key}`) ? translate(`config.sections.${key}`) : key
-        }
+        sectionLabel={sectionLabel}
       />
       <Group
         justify="flex-end"

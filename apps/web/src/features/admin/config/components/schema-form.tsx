@@ -15,8 +15,10 @@ import {
 } from '@mantine/core';
 import { MASKED_SECRET } from '@cc/contracts';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAdminT } from '../../shared/admin-i18n';
 import { NumberField } from '../../shared/number-field';
+import { fieldText, optionText } from '../lib/field-text';
 import { describeField, emptyValue, needsRestart, numberBounds } from '../lib/json-schema';
 import type { JsonSchema } from '../lib/json-schema';
 
@@ -69,14 +71,21 @@ function FieldLabel({ name, path, ctx }: { name: string; path: Path; ctx: FieldP
   );
 }
 
-function SchemaField({ name, schema, value, path, ctx }: FieldProps): ReactNode {
+function SchemaField({ name: key0, schema, value, path, ctx }: FieldProps): ReactNode {
   const { ta } = useAdminT();
+  const { t, i18n } = useTranslation();
+  const exists = (k: string) => i18n.exists(k);
   const field = describeField(schema);
   const s = field.schema;
   const key = dotted(path);
   const error = ctx.errors[key];
+  // A section is named by the page; every field below by its path (label and help in the reader's language).
+  const text = path.length <= 1 ? { label: key0, help: null } : fieldText(t, exists, path);
+  const name = text.label;
   const label = <FieldLabel name={name} path={path} ctx={ctx} />;
-  const description = s.description ?? schema.description;
+  const description = text.help ?? s.description ?? schema.description;
+  const options = (values: unknown[] | undefined) =>
+    (values ?? []).map((v) => ({ value: String(v), label: optionText(t, exists, String(v)) }));
   const set = (next: unknown) => ctx.onChange(path, next);
 
   switch (field.kind) {
@@ -112,7 +121,7 @@ function SchemaField({ name, schema, value, path, ctx }: FieldProps): ReactNode 
         <Select
           label={label}
           description={description}
-          data={(s.enum ?? []).map(String)}
+          data={options(s.enum)}
           value={typeof value === 'string' || typeof value === 'number' ? String(value) : null}
           clearable={field.nullable}
           allowDeselect={field.nullable}
@@ -127,7 +136,7 @@ function SchemaField({ name, schema, value, path, ctx }: FieldProps): ReactNode 
       return (
         <NumberField
           label={label}
-          description={description ?? boundsText(ta, min, max)}
+          description={[description, boundsText(ta, min, max)].filter(Boolean).join(' · ') || undefined}
           value={typeof value === 'number' ? value : Number.NaN}
           min={min}
           max={max}
@@ -178,7 +187,7 @@ function SchemaField({ name, schema, value, path, ctx }: FieldProps): ReactNode 
         <MultiSelect
           label={label}
           description={description}
-          data={(item.schema.enum ?? []).map(String)}
+          data={options(item.schema.enum)}
           value={Array.isArray(value) ? value.map(String) : []}
           onChange={set}
           error={error}
@@ -191,7 +200,7 @@ function SchemaField({ name, schema, value, path, ctx }: FieldProps): ReactNode 
       return (
         <TagsInput
           label={label}
-          description={description ?? ta('config.tagsHint')}
+          description={[description, ta('config.tagsHint')].filter(Boolean).join(' · ')}
           value={Array.isArray(value) ? value.map(String) : []}
           onChange={set}
           error={error ?? firstChildError(ctx.errors, key)}
@@ -227,6 +236,7 @@ function firstChildError(errors: Record<string, string>, key: string): string | 
 /** A map: one row per key (a select when the keys are an enum) with its value; rows can be added and removed. */
 function RecordField({ name, schema, value, path, ctx }: FieldProps) {
   const { ta } = useAdminT();
+  const { t, i18n } = useTranslation();
   const s = describeField(schema).schema;
   const record = (value ?? {}) as Record<string, unknown>;
   const valueSchema = typeof s.additionalProperties === 'object' ? s.additionalProperties : {};
@@ -250,7 +260,10 @@ function RecordField({ name, schema, value, path, ctx }: FieldProps) {
             {keyOptions ? (
               <Select
                 aria-label={ta('config.recordKey', { index: index + 1 })}
-                data={[key, ...unused]}
+                data={[key, ...unused].map((k) => ({
+                  value: k,
+                  label: optionText(t, (x) => i18n.exists(x), k),
+                }))}
                 value={key}
                 allowDeselect={false}
                 onChange={(v) => v && rename(key, v)}
