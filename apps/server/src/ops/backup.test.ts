@@ -142,6 +142,8 @@ describe.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
         (c) => c.conversation_id !== finishedId,
       )!.conversation_id;
 
+      // A config file comes along too.
+      writeFileSync(path.join(t.database.dataDir, 'config.yaml'), 'stats:\n  ask_stats_ttl: 1234\n');
       // The backup runs in its own process while the answer goes on and sessions are written.
       let done = false;
       const backup = cli(['backup', 'live.tar.gz'], { CC_DATA_DIR: t.database.dataDir }).finally(
@@ -174,7 +176,8 @@ describe.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
       expect(summary.uploads).toBe(1);
       expect(summary.counts.conversations).toBe(2);
       expect(modeOf(target)).toBe(0o700);
-      for (const f of ['database.db', 'secrets.json']) expect(modeOf(path.join(target, f))).toBe(0o600);
+      for (const f of ['database.db', 'secrets.json', 'config.yaml'])
+        expect(modeOf(path.join(target, f))).toBe(0o600);
       expect(modeOf(path.join(target, 'uploads'))).toBe(0o700);
       const files = readdirSync(path.join(target, 'uploads'));
       expect(files).toHaveLength(1);
@@ -183,6 +186,7 @@ describe.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
 
       const restored = await openTestApp({ url: null, dataDir: target }, {}, undefined, { demo: false });
       try {
+        expect(restored.ctx.config.stats.ask_stats_ttl).toBe(1234);
         // The session made before the backup still works: sessions and the key that signs them came along.
         expect(
           (await restored.app.inject({ url: '/api/user/me', headers: { cookie: u.cookie } })).statusCode,

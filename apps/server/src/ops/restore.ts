@@ -98,7 +98,7 @@ async function placeUploads(staging: string, uploads: string): Promise<number> {
 export async function restoreDataDir(env: Env, archive: string): Promise<RestoreSummary> {
   const file = path.resolve(archive);
   if (!existsSync(file)) throw new OpsError(`${file} does not exist.`);
-  const dataDir = loadConfig(env).data.data_dir;
+  const { dataDir, dataFiles } = dataPaths(loadConfig(env));
   assertRestorable(dataDir);
   const created = !existsSync(dataDir);
   ensurePrivateDir(dataDir);
@@ -115,7 +115,8 @@ export async function restoreDataDir(env: Env, archive: string): Promise<Restore
       filter: (_path, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory'),
     });
     const manifest = readManifest(staging);
-    for (const name of manifest.data_files.filter((n) => n === path.basename(n))) {
+    // Only the files a backup carries (data-dir.ts), whatever else the manifest names.
+    for (const name of manifest.data_files.filter((n) => dataFiles.includes(n))) {
       if (!existsSync(path.join(staging, name))) continue;
       await move(path.join(staging, name), path.join(dataDir, name));
       written.push(path.join(dataDir, name));
