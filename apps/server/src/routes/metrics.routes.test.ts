@@ -84,6 +84,7 @@ describe('/metrics access', () => {
     const anonymous = await t.app.inject({ url: '/metrics' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ code: 10401 });
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="metrics"');
     const wrong = await t.app.inject({
       url: '/metrics',
       headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}x` },

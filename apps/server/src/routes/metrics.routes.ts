@@ -11,6 +11,11 @@ export function metricsRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/metrics',
     {
       config: { access: 'metrics' },
+      // A 401 names the scheme that would pass (RFC 9110), so a scraper's log says what is missing.
+      onSend: async (_request, reply, payload) => {
+        if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="metrics"');
+        return payload;
+      },
       schema: {
         tags: ['system'],
         summary: 'Prometheus metrics (superuser session or `Authorization: Bearer <auth.metrics_token>`)',
