@@ -4,6 +4,7 @@ import type { RuntimeSettings } from './config/runtime-settings';
 import type { Secrets } from './config/secrets';
 import type { Coordination } from './coordination/types';
 import type { DbHandle } from './db/client';
+import type { Metrics } from './metrics/metrics';
 import type { QueueScheduler } from './coordination/queue';
 import type { SecretBox } from './services/secret-box';
 import type { AdapterRegistry } from './sources/registry';
@@ -32,6 +33,8 @@ export interface AppContext {
   adapters: AdapterRegistry;
   /** The queue in front of the upstream servers. */
   scheduler: QueueScheduler;
+  /** Prometheus metrics of this app instance (its own registry), served at /metrics. */
+  metrics: Metrics;
   /** The in-process emulator when no upstream is configured (demo mode). */
   demo: DemoUpstream | null;
   /** When this process started (ISO). */

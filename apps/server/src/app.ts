@@ -22,6 +22,7 @@ import { chatSocketRoute } from './chat/socket';
 import { conversationRoutes } from './routes/conversation.routes';
 import { fileRoutes } from './routes/file.routes';
 import { machineRoutes } from './routes/machine.routes';
+import { metricsRoutes } from './routes/metrics.routes';
 import { pluginRoutes } from './routes/plugin.routes';
 import { statusRoutes } from './routes/status.routes';
 import { systemRoutes } from './routes/system.routes';
@@ -107,7 +108,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(swagger, {
     openapi: {
       info: { title: 'Chat Commons API', version: '1.0.1' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cc_session' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'cc_session' },
+          metricsToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -133,6 +139,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   statusRoutes(app, ctx);
   systemRoutes(app, ctx);
   chatSocketRoute(app, ctx);
+  metricsRoutes(app, ctx);
 
   if (serveWeb) {
     await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });

@@ -14,6 +14,7 @@ import { prepareSchema } from './db/migrate';
 import { Scheduler } from './chat/scheduler';
 import { loadCredentials } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
+import { createMetrics } from './metrics/metrics';
 import { createUpstreamDirectory } from './services/upstream.service';
 import { createAdapterRegistry } from './sources/registry';
 import type { DemoUpstream } from './services/upstream.service';
@@ -120,6 +121,11 @@ export async function createContext(
       (err, suppressed) => log.warn({ err, suppressed }, 'Redis error'),
       REDIS_WARN_INTERVAL_MS,
     );
+    const scheduler = config.data.redis_url
+      ? new RedisScheduler(config.data.redis_url, config.data.redis_prefix, servers, {
+          onError: onRedisError,
+        })
+      : new Scheduler(servers);
     const ctx: AppContext = {
       config,
       runtime,
@@ -131,11 +137,8 @@ export async function createContext(
         : memoryCoordination(),
       upstream,
       adapters: createAdapterRegistry(),
-      scheduler: config.data.redis_url
-        ? new RedisScheduler(config.data.redis_url, config.data.redis_prefix, servers, {
-            onError: onRedisError,
-          })
-        : new Scheduler(servers),
+      scheduler,
+      metrics: createMetrics({ queueWaiting: async (source) => (await scheduler.snapshot(source)).waiting }),
       demo,
       log,
       startupTime: new Date().toISOString(),

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { closeContext, createContext } from './context';
 import { PendingMigrationsError } from './db/migrate';
 import { createLogger } from './log/logger';
+import { markDataDirInUse } from './ops/data-dir';
 
 /** Boot: load config → open db → migrate → build app → listen → graceful stop. */
 async function main(): Promise<void> {
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // A restore refuses this data directory while the mark is there (removed at exit; a stale one is detected).
+  process.once('exit', markDataDirInUse(config.data.data_dir));
   const app = await buildApp(ctx);
   let stopping = false;
   const stop = async (signal: string) => {

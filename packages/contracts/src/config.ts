@@ -185,6 +185,8 @@ export const AuthConfig = z.object({
   login_max_failures: z.number().int().min(1).default(5),
   /** Window of that count, seconds. */
   login_failure_window_seconds: Seconds.default(900),
+  /** Bearer token that may read /metrics (besides a superuser session); null = superuser sessions only. */
+  metrics_token: z.string().min(16).nullable().default(null),
 });
 
 export const StatsConfig = z.object({

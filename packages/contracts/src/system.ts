@@ -236,6 +236,7 @@ export const RESTART_REQUIRED_KEYS = [
 export const CONFIG_SECRET_KEYS = [
   'auth.jwt_secret',
   'auth.user_secret',
+  'auth.metrics_token',
   'common.initial_admin_user_password',
 ] as const;
 
@@ -249,6 +250,7 @@ export const ConfigWrite = Config.extend({
   auth: AuthConfig.extend({
     jwt_secret: z.union([Masked, AuthConfig.shape.jwt_secret]),
     user_secret: z.union([Masked, AuthConfig.shape.user_secret]),
+    metrics_token: z.union([Masked, AuthConfig.shape.metrics_token]),
   }).prefault({}),
   common: CommonConfig.extend({
     initial_admin_user_password: z.union([Masked, CommonConfig.shape.initial_admin_user_password]),

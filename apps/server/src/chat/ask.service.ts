@@ -141,6 +141,7 @@ function ended(run: AskRun): EndedAsk {
     startedAt: run.startedAt,
     queueSeconds: run.lease?.queuedSeconds ?? 0,
     askStartedAt: run.askStartedAt,
+    firstTokenAt: run.session.firstContentAt,
   };
 }
 

@@ -40,6 +40,7 @@ export async function waitForServer(
     timeoutMs: ctx.runtime.current()[source].queue_timeout * 1000,
     onPosition: (position) => sink.send({ type: 'queueing', tip: TIPS.queueing, position }),
   });
+  ctx.metrics.queueWaited(source, lease.queuedSeconds);
   await ctx.coordination.chatStatus.set(req.userId, 'asking');
   return lease;
 }
@@ -69,6 +70,7 @@ export async function withFailover(
       await attempt(lease);
       return;
     } catch (e) {
+      ctx.metrics.upstreamFailed(req.source, e);
       tried.push(lease.server.key);
       const others = ctx.upstream.servers(req.source).some((s) => !tried.includes(s.key));
       if (!canRetry() || !others || !canFailOver(e)) throw e;

@@ -4,6 +4,8 @@ import { askLogRepository } from '../repositories/ask-log.repository';
 import { UpstreamTimeout } from '../sources/errors';
 import type { Reservation } from './quota-ledger';
 import { QueueTimeoutError } from '../errors/queue-errors';
+import { isAppError } from '../errors/app-error';
+import type { AskOutcome } from '../metrics/metrics';
 
 export type Outcome = 'success' | 'canceled' | 'error' | 'timeout';
 
@@ -64,6 +66,25 @@ export interface EndedAsk {
   startedAt: number;
   queueSeconds: number;
   askStartedAt: number;
+  /** When the first answer content arrived (ms since the epoch), 0 when none did. */
+  firstTokenAt: number;
+}
+
+/** The outcome the metrics count: the ask log's, or `refused` when a check stopped the ask before any charge. */
+function countedOutcome(ask: EndedAsk, error: unknown): AskOutcome {
+  if (!error) return 'success';
+  const refused = !ask.leased && !ask.reservation && isAppError(error) && error.status < 500;
+  return refused ? 'refused' : outcomeOf(error);
+}
+
+function countAsk(ctx: AppContext, ask: EndedAsk, error: unknown): void {
+  const asked = ask.leased && ask.askStartedAt > 0;
+  ctx.metrics.askEnded({
+    ...ask.request,
+    outcome: countedOutcome(ask, error),
+    answerSeconds: asked ? (Date.now() - ask.askStartedAt) / 1000 : null,
+    firstTokenSeconds: asked && ask.firstTokenAt > 0 ? (ask.firstTokenAt - ask.askStartedAt) / 1000 : null,
+  });
 }
 
 /**
@@ -75,6 +96,7 @@ export async function settleAsk(ctx: AppContext, ask: EndedAsk, error: unknown):
     if (ask.hasAnswer) ask.reservation.settle();
     else await ask.reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
   }
+  countAsk(ctx, ask, error);
   if (!ask.leased && !ask.reservation) return;
   await logAsk(ctx, {
     request: ask.request,

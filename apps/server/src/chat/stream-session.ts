@@ -19,6 +19,8 @@ export class StreamSession {
   hasAssistantContent = false;
   /** The upstream has sent at least one event (no failover after that). */
   upstreamStarted = false;
+  /** When the first answer content arrived (ms since the epoch), 0 until then. */
+  firstContentAt = 0;
   title: string | null = null;
   /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
   pluginIds: string[] | null = null;
@@ -67,10 +69,12 @@ export class StreamSession {
       if (this.dirty.size > 0 && Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS)
         this.flush().catch((err: unknown) => this.ctx.log.error({ err }, 'flushing the answer failed'));
     }, FLUSH_INTERVAL_MS / 2);
+    const streamEnded = this.ctx.metrics.streamStarted(this.request.source);
     try {
       await this.stream(adapter, input);
     } finally {
       clearInterval(timer);
+      streamEnded();
     }
     if (this.conversationId) this.sink.endMessages(this.conversationId, (id) => this.messages.get(id));
     await this.flush(true);
@@ -119,7 +123,10 @@ export class StreamSession {
     this.dirty.add(m.id);
     if (m.role !== 'user' && m.content) {
       this.lastAssistantId = m.id;
-      if (!this.hasAssistantContent && hasContent(m)) this.hasAssistantContent = true;
+      if (!this.hasAssistantContent && hasContent(m)) {
+        this.hasAssistantContent = true;
+        this.firstContentAt = Date.now();
+      }
     }
     this.sink.message(this.conversationId, m);
     if (Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS) await this.flush();

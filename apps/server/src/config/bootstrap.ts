@@ -16,6 +16,7 @@ export const ENV_KEYS = {
   CC_INITIAL_ADMIN_USERNAME: ['common', 'initial_admin_user_username'],
   CC_INITIAL_ADMIN_PASSWORD: ['common', 'initial_admin_user_password'],
   CC_LOG_LEVEL: ['log', 'console_log_level'],
+  CC_METRICS_TOKEN: ['auth', 'metrics_token'],
 } as const;
 
 export class ConfigError extends Error {

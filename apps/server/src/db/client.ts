@@ -40,6 +40,12 @@ export function isPostgresUrl(url: string | null | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
 }
 
+/** The SQLite file a database URL names: `<data_dir>/database.db` by default, a path, `sqlite:<path>` or `:memory:`. */
+export function sqliteFile(databaseUrl: string | null, dataDir: string): string {
+  const file = databaseUrl ?? path.join(dataDir, 'database.db');
+  return file.startsWith('sqlite:') ? file.replace(/^sqlite:(\/\/)?/, '') : file;
+}
+
 /** Opens the database: SQLite (WAL, busy timeout) by default, PostgreSQL for `postgres://` URLs. */
 export function openDb(options: OpenDbOptions): DbHandle {
   const log = options.onQuery
@@ -60,8 +66,7 @@ export function openDb(options: OpenDbOptions): DbHandle {
       close: () => db.destroy(),
     };
   }
-  let file = options.databaseUrl ?? path.join(options.dataDir, 'database.db');
-  if (file.startsWith('sqlite:')) file = file.replace(/^sqlite:(\/\/)?/, '');
+  const file = sqliteFile(options.databaseUrl, options.dataDir);
   if (file !== ':memory:') {
     // Owner-only: SQLite gives the WAL and shared-memory files the database file's mode.
     ensurePrivateDir(path.dirname(path.resolve(file)));

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '@cc/contracts';
 import type { AppContext } from '../app-context';
@@ -5,8 +6,11 @@ import type { Authenticated } from '../services/auth.service';
 import { authenticate } from '../services/auth.service';
 import { fail } from '../errors/app-error';
 
-/** Who may call a route. Declared on every route as `config: { access }`; undeclared /api routes need a user. */
-export type Access = 'public' | 'user' | 'superuser';
+/**
+ * Who may call a route. Declared on every route as `config: { access }`; undeclared /api routes need a user.
+ * `metrics`: a superuser session or the configured `auth.metrics_token` as a bearer token (a scraper has no session).
+ */
+export type Access = 'public' | 'user' | 'superuser' | 'metrics';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,6 +52,17 @@ export function isOriginAllowed(
   }
 }
 
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** `Authorization: Bearer <token>` carries the configured metrics token (compared in constant time). */
+export function hasMetricsToken(ctx: AppContext, authorization: string | undefined): boolean {
+  const expected = ctx.config.auth.metrics_token;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!expected || !match) return false;
+  // Digests have one length whatever was sent, so the comparison takes the same time for any token.
+  return timingSafeEqual(digest(match[1]!), digest(expected));
+}
+
 /** The authenticated user of a request on a route that required one. */
 export function currentUser(request: FastifyRequest): Authenticated {
   if (!request.auth) throw fail.notLoggedIn();
@@ -56,8 +71,8 @@ export function currentUser(request: FastifyRequest): Authenticated {
 
 /**
  * Authorization runs first (onRequest, before the body is read or validated): anonymous callers of a protected
- * route get 10401 whatever they sent, non-superusers of an admin route 10403. State-changing requests from a
- * foreign Origin are refused.
+ * route get 10401 whatever they sent (a wrong metrics token too), non-superusers of an admin route 10403.
+ * State-changing requests from a foreign Origin are refused.
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('auth', null);
@@ -78,7 +93,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.auth = await authenticate(ctx, token, { markActive: access !== 'public' });
     if (access === 'public') return;
+    if (access === 'metrics' && hasMetricsToken(ctx, request.headers.authorization)) return;
     if (!request.auth) throw token ? fail.loginExpired() : fail.notLoggedIn();
-    if (access === 'superuser' && request.auth.user.is_superuser !== 1) throw fail.accessDenied();
+    if (access !== 'user' && request.auth.user.is_superuser !== 1) throw fail.accessDenied();
   });
 }

@@ -158,6 +158,8 @@ async function ownerWebFile(): Promise<string> {
 const cases = (): Case[] => [
   { method: 'GET', url: '/api/healthz', expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 } },
   { method: 'GET', url: '/api/readyz', expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 } },
+  // Prometheus metrics: a superuser session (or the bearer token, in routes/metrics.routes.test.ts).
+  { method: 'GET', url: '/metrics', expect: { ...DENY_ADMIN, superuser: 200 } },
   {
     method: 'GET',
     url: '/api/docs/json',

@@ -26,9 +26,19 @@ function isLogged(ctx: AppContext, routePath: string | undefined): routePath is 
 }
 
 /**
+ * The route label of the HTTP duration metric: the route pattern of an API route or /metrics (never the raw URL,
+ * which would make a series per id), `static` for the web app's files, `unmatched` for a path without a route.
+ */
+function routeLabel(route: string | undefined): string {
+  if (route === undefined) return 'unmatched';
+  return route.startsWith('/api/') || route === '/metrics' ? route : 'static';
+}
+
+/**
  * One `request_logs` row per /api request: route template, method (WEBSOCKET for the chat socket, with its close
  * code as status), user, elapsed time and status (the envelope code of a JSON body, else the HTTP status). The
- * rows are buffered and inserted off the response path; a failed insert is only logged.
+ * rows are buffered and inserted off the response path; a failed insert is only logged. The same points feed the
+ * metrics: request duration by route pattern, open websockets.
  */
 export function registerRequestStats(app: FastifyInstance, ctx: AppContext): void {
   let buffer: NewRequestLogRow[] = [];
@@ -80,6 +90,7 @@ export function registerRequestStats(app: FastifyInstance, ctx: AppContext): voi
   app.addHook('onResponse', async (request, reply) => {
     if (request.ws) return;
     const route = request.routeOptions.url;
+    ctx.metrics.httpRequest(request.method, routeLabel(route), reply.statusCode, reply.elapsedTime / 1000);
     if (!isLogged(ctx, route)) return;
     record({
       time: new Date().toISOString(),
@@ -92,6 +103,8 @@ export function registerRequestStats(app: FastifyInstance, ctx: AppContext): voi
   });
 
   app.websocketServer.on('connection', (socket: WebSocket, raw: IncomingMessage) => {
+    ctx.metrics.socketOpened();
+    socket.once('close', () => ctx.metrics.socketClosed());
     const request = sockets.get(raw);
     if (!request) return;
     const started = performance.now();

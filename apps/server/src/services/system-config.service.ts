@@ -91,6 +91,7 @@ export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.curr
       ...config.auth,
       jwt_secret: boot.auth.jwt_secret ? MASKED_SECRET : null,
       user_secret: boot.auth.user_secret ? MASKED_SECRET : null,
+      metrics_token: boot.auth.metrics_token ? MASKED_SECRET : null,
     },
     common: {
       ...config.common,
@@ -125,7 +126,7 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
     // The data section is stored as shown (masked): the bootstrap values always win over the stored ones.
     openai_web: { ...input.openai_web },
     openai_api: { ...input.openai_api },
-    auth: { ...input.auth, jwt_secret: null, user_secret: null },
+    auth: { ...input.auth, jwt_secret: null, user_secret: null, metrics_token: null },
     common: { ...input.common, initial_admin_user_password: null },
   };
   const maskedButChanged: string[] = [];
