@@ -12,7 +12,7 @@ import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
 import { Scheduler } from './chat/scheduler';
-import { loadCredentials } from './services/credentials.service';
+import { loadCredentials, resealCredentials } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
 import { createUpstreamDirectory } from './services/upstream.service';
 import { createAdapterRegistry } from './sources/registry';
@@ -97,17 +97,19 @@ export async function createContext(
   try {
     const applied = await prepareSchema(dbHandle, config.data.run_migration);
     if (applied.length) log.info(`Database ${dbHandle.describe}: applied ${applied.join(', ')}`);
-    const secrets = loadSecrets(config);
+    const secrets = await loadSecrets(config, dbHandle.db);
     const runtime = createRuntimeSettings(config, dbHandle.db);
     await runtime.load();
-    const secretBox = createSecretBox(secrets.credentialsKey);
-    const credentials = await loadCredentials({ dbHandle, secretBox });
+    const secretBox = createSecretBox(secrets.credentialsKey, secrets.previousCredentialsKeys);
+    if (await resealCredentials({ dbHandle, secretBox, log }))
+      log.info('The stored upstream credentials were sealed again with the current key');
+    const credentials = await loadCredentials({ dbHandle, secretBox, log });
     const live = runtime.current();
     const needsDemo =
       (!live.openai_web.chatgpt_base_url && !credentials.openai_web_access_token) ||
       (!live.openai_api.openai_base_url && !credentials.openai_api_key);
     demo = options.demo !== false && needsDemo ? await startDemo(config, log) : null;
-    const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime }, demo);
+    const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime, log }, demo);
     await upstream.refresh();
     const servers = (source: string) => upstream.servers(source as ChatSource);
     const tasks = createTaskRunner<AppContext>(

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { Credentials } from '@cc/contracts';
 import type { DbHandle } from '../db/client';
 import { settingsRepository } from '../repositories/settings.repository';
@@ -9,15 +10,49 @@ const KEY = 'credentials';
 export interface CredentialsDeps {
   dbHandle: DbHandle;
   secretBox: SecretBox;
+  log: FastifyBaseLogger;
 }
 
-/** Upstream credentials, sealed at rest in the shared settings table (write-only through the API). */
+const UNSET: Credentials = { openai_web_access_token: null, openai_api_key: null };
+
+/**
+ * Upstream credentials, sealed at rest in the shared settings table (write-only through the API). Credentials
+ * that no key of this instance opens (sealed under a key it was not given) count as unset, with a warning: a
+ * key mismatch must not stop the server or fail every request.
+ */
 export async function loadCredentials(ctx: CredentialsDeps): Promise<Credentials> {
   const sealed = await settingsRepository(ctx.dbHandle.db).get(KEY);
   if (!sealed) return Credentials.parse({});
-  return Credentials.parse(JSON.parse(ctx.secretBox.open(sealed)));
+  try {
+    return Credentials.parse(JSON.parse(ctx.secretBox.open(sealed)));
+  } catch (err) {
+    ctx.log.warn(
+      { err },
+      "The stored upstream credentials cannot be decrypted with this instance's key (auth.secret_key, or the " +
+        'keys in the database): they count as unset until they are saved again or the right key is configured',
+    );
+    return UNSET;
+  }
 }
 
 export async function saveCredentials(ctx: CredentialsDeps, value: Credentials): Promise<void> {
   await settingsRepository(ctx.dbHandle.db).put(KEY, ctx.secretBox.seal(JSON.stringify(value)));
+}
+
+/**
+ * Seals the stored credentials again with the current key when a previous key sealed them (key rotation).
+ * Conditional on the stored value, so a change saved meanwhile by another instance is never overwritten.
+ */
+export async function resealCredentials(ctx: CredentialsDeps): Promise<boolean> {
+  const repo = settingsRepository(ctx.dbHandle.db);
+  const sealed = await repo.get(KEY);
+  if (!sealed) return false;
+  let opened: { plain: string; stale: boolean };
+  try {
+    opened = ctx.secretBox.unseal(sealed);
+  } catch {
+    return false; // loadCredentials says why.
+  }
+  if (!opened.stale) return false;
+  return repo.replaceIf(KEY, sealed, ctx.secretBox.seal(opened.plain));
 }

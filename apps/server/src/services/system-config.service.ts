@@ -89,6 +89,8 @@ export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.curr
     },
     auth: {
       ...config.auth,
+      secret_key: boot.auth.secret_key ? MASKED_SECRET : null,
+      previous_secret_key: boot.auth.previous_secret_key ? MASKED_SECRET : null,
       jwt_secret: boot.auth.jwt_secret ? MASKED_SECRET : null,
       user_secret: boot.auth.user_secret ? MASKED_SECRET : null,
     },
@@ -125,7 +127,7 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
     // The data section is stored as shown (masked): the bootstrap values always win over the stored ones.
     openai_web: { ...input.openai_web },
     openai_api: { ...input.openai_api },
-    auth: { ...input.auth, jwt_secret: null, user_secret: null },
+    auth: { ...input.auth, secret_key: null, previous_secret_key: null, jwt_secret: null, user_secret: null },
     common: { ...input.common, initial_admin_user_password: null },
   };
   const maskedButChanged: string[] = [];
