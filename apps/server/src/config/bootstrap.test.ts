@@ -79,8 +79,17 @@ describe('loadConfig', () => {
       CC_INITIAL_ADMIN_USERNAME: 'root',
       CC_INITIAL_ADMIN_PASSWORD: 'long-enough-1',
       CC_TRUST_PROXY: '10.0.0.2, 172.16.0.0/12',
+      CC_REDIS_PREFIX: 'team-a:',
+      CC_UPLOADS_DIR: 'shared/uploads',
+      CC_SECRET_KEY: '0123456789abcdef0123',
+      CC_PREVIOUS_SECRET_KEY: 'fedcba9876543210fedc',
     });
     expect(c.http.host).toBe('127.0.0.2');
+    expect(c.data.redis_prefix).toBe('team-a:');
+    // A relative uploads folder is taken from the working directory, like the data directory.
+    expect(c.data.uploads_dir).toBe(path.resolve('shared/uploads'));
+    expect(c.auth.secret_key).toBe('0123456789abcdef0123');
+    expect(c.auth.previous_secret_key).toBe('fedcba9876543210fedc');
     expect(c.http.trust_proxy).toEqual(['10.0.0.2', '172.16.0.0/12']);
     expect(loadConfig({ CC_DATA_DIR: d, CC_TRUST_PROXY: 'false' }).http.trust_proxy).toBe(false);
     expect(c.data.database_url).toBe('postgres://x@127.0.0.1/db');
