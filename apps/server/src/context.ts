@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChatSource } from '@cc/contracts';
 import type { AppContext, Lifecycle } from './app-context';
 import type { AppConfig } from './config/bootstrap';
+import type { SharedChange } from './coordination/changes';
 import { createRuntimeSettings } from './config/runtime-settings';
 import { loadSecrets } from './config/secrets';
 import { memoryCoordination } from './coordination/memory';
@@ -14,6 +15,7 @@ import { prepareSchema } from './db/migrate';
 import { Scheduler } from './chat/scheduler';
 import { loadCredentials, resealCredentials } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
+import { forgetInstalledPlugins } from './services/plugin.service';
 import { createUpstreamDirectory } from './services/upstream.service';
 import { createAdapterRegistry } from './sources/registry';
 import type { DemoUpstream } from './services/upstream.service';
@@ -30,8 +32,8 @@ export interface ContextOptions {
   /** Start the emulator in-process when a source has no upstream configured (default true). */
   demo?: boolean;
   /**
-   * Run the background tasks on their schedule and re-read the shared settings every 30 s (main.ts does; tests
-   * opt in). Without it the tasks still exist and run on demand (admin → tasks → run now).
+   * Run the background tasks on their schedule and re-read the shared settings every 30 s as a fallback for lost
+   * change notifications (main.ts does; tests opt in). Without it the tasks still exist and run on demand (admin → tasks → run now).
    */
   tasks?: TaskRunnerOptions & {
     /** Run the conversation sync once at start when `openai_web.sync_conversations_on_startup` (default true). */
@@ -77,6 +79,23 @@ export function createLifecycle(): Lifecycle {
       draining = true;
     },
   };
+}
+
+/** Reloads what another instance changed: the runtime config, the upstream directory or the plugin cache. */
+async function applySharedChange(ctx: AppContext, change: SharedChange): Promise<void> {
+  switch (change) {
+    case 'config':
+      await ctx.runtime.load();
+      await ctx.upstream.refresh();
+      return;
+    case 'credentials':
+    case 'servers':
+      await ctx.upstream.refresh();
+      return;
+    case 'plugins':
+      forgetInstalledPlugins(ctx);
+      return;
+  }
 }
 
 /** How often at most a failing Redis is logged (it fails on every reconnection attempt while it is down). */
@@ -145,6 +164,12 @@ export async function createContext(
       lifecycle: createLifecycle(),
     };
     await ensureInitialAdmin(ctx);
+    // Changes saved through another instance are in force here within a second (the periodic refresh below is
+    // the fallback when a notification is lost).
+    ctx.coordination.changes.subscribe((change) => applySharedChange(ctx, change));
+    ctx.coordination.changes.on('failed', (change, err) =>
+      log.warn({ err, change }, 'A settings change from another instance was not applied'),
+    );
     if (options.tasks) {
       const startupSync =
         options.tasks.startupSync !== false && ctx.runtime.current().openai_web.sync_conversations_on_startup;

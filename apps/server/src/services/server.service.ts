@@ -8,6 +8,7 @@ import { int, nowIso } from '../repositories/executor';
 import { serverRepository } from '../repositories/server.repository';
 import { ensureOk, joinUrl, upstreamRequest } from '../sources/http';
 import { serverBaseUrl } from './upstream.service';
+import { announceChange } from './shared-changes.service';
 
 export async function listServers(
   ctx: AppContext,
@@ -39,6 +40,7 @@ export async function addServer(ctx: AppContext, input: MachineCreate): Promise<
     create_time: nowIso(),
   });
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
   return row;
 }
 
@@ -48,6 +50,7 @@ export async function updateServer(ctx: AppContext, input: MachineUpdate): Promi
   const row = await serverRepository(ctx.dbHandle.db).update(id, patch);
   if (!row) throw fail.notFound(ERROR_DETAILS.serverNotFound);
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
   return row;
 }
 
@@ -55,6 +58,7 @@ export async function deleteServer(ctx: AppContext, id: number): Promise<void> {
   if (!(await serverRepository(ctx.dbHandle.db).delete(id)))
     throw fail.notFound(ERROR_DETAILS.serverNotFound);
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
 }
 
 /** Servers with what the scheduler sees now: asks in flight on each, and the source's queue length. */
@@ -116,5 +120,6 @@ export async function runServerHealthChecks(ctx: AppContext): Promise<string> {
     }),
   );
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
   return results.join('; ');
 }

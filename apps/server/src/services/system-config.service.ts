@@ -14,6 +14,7 @@ import type { AppContext } from '../app-context';
 import { AppError } from '../errors/app-error';
 import { SYNC_TASK } from '../tasks/builtin';
 import { loadCredentials, saveCredentials } from './credentials.service';
+import { announceChange } from './shared-changes.service';
 
 type Tree = Record<string, unknown>;
 
@@ -158,6 +159,7 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
     });
   }
   await ctx.upstream.refresh();
+  announceChange(ctx, 'config');
   return { config: presentConfig(ctx), restart_required: restart };
 }
 
@@ -198,5 +200,6 @@ export async function writeCredentials(ctx: AppContext, input: CredentialsWrite)
     openai_api_key: pick(input.openai_api_key, stored.openai_api_key),
   });
   await ctx.upstream.refresh();
+  announceChange(ctx, 'credentials');
   return readCredentials(ctx);
 }
