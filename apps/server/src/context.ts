@@ -13,7 +13,7 @@ import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
 import { Scheduler } from './chat/scheduler';
-import { loadCredentials, resealCredentials } from './services/credentials.service';
+import { loadCredentials, resealStoredSecrets } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
 import { forgetInstalledPlugins } from './services/plugin.service';
 import { createUpstreamDirectory } from './services/upstream.service';
@@ -120,8 +120,12 @@ export async function createContext(
     const runtime = createRuntimeSettings(config, dbHandle.db);
     await runtime.load();
     const secretBox = createSecretBox(secrets.credentialsKey, secrets.previousCredentialsKeys);
-    if (await resealCredentials({ dbHandle, secretBox, log }))
-      log.info('The stored upstream credentials were sealed again with the current key');
+    const resealed = await resealStoredSecrets(
+      { dbHandle, secretBox, log },
+      secrets.previousCredentialsKeys.length > 0,
+    );
+    if (resealed > 0)
+      log.info(`Key rotation: ${resealed} stored secret(s) sealed again with the current key`);
     const credentials = await loadCredentials({ dbHandle, secretBox, log });
     const live = runtime.current();
     const needsDemo =

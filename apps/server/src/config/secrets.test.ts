@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MASKED_SECRET } from '@cc/contracts';
 import type { ConfigInput } from '@cc/contracts';
+import { joinSettings } from '../presenters/user.presenter';
 import { settingsRepository } from '../repositories/settings.repository';
+import { userSettingRepository } from '../repositories/user-setting.repository';
+import { sealedCustomKey } from '../services/user-settings';
+import { updateUserSettings } from '../services/user.service';
 import { createSecretBox } from '../services/secret-box';
 import { ADMIN, freshDatabase, openTestApp } from '../test/harness';
 import type { TestApp, TestDatabase } from '../test/harness';
@@ -107,10 +111,17 @@ describe('session and credential keys', () => {
       await saveApiKey(t, c);
       return c;
     });
+    let userId = 0;
     const cookie = await withApp({ auth: { secret_key: first } }, async (t) => {
       expect(t.ctx.secrets).toMatchObject(deriveKeys(first));
       expect(await me(t, generatedCookie)).toBe(200);
       expect(t.ctx.upstream.credentials().openai_api_key).toBe(API_KEY);
+      // A user's own API key, sealed under the first master key.
+      const u = await t.createUser();
+      const s = joinSettings(u.setting, u.counters);
+      s.openai_api.custom_openai_api_settings = { url: 'https://llm.example/v1/', key: 'sk-user-own-key' };
+      await updateUserSettings(t.ctx, u.row.id, s);
+      userId = u.row.id;
       return t.login(ADMIN.username, ADMIN.password);
     });
     await withApp({ auth: { secret_key: second, previous_secret_key: first } }, async (t) => {
@@ -118,7 +129,10 @@ describe('session and credential keys', () => {
       expect(t.ctx.upstream.credentials().openai_api_key).toBe(API_KEY);
       const sealed = await settingsRepository(t.ctx.dbHandle.db).get('credentials');
       // Sealed again under the new key alone.
-      expect(createSecretBox(deriveKeys(second).credentialsKey).open(sealed ?? '')).toContain(API_KEY);
+      const onlyNew = createSecretBox(deriveKeys(second).credentialsKey);
+      expect(onlyNew.open(sealed ?? '')).toContain(API_KEY);
+      const row = await userSettingRepository(t.ctx.dbHandle.db).findByUserId(userId);
+      expect(onlyNew.open(sealedCustomKey(row!) ?? '')).toBe('sk-user-own-key');
       const read = await t.app.inject({ url: '/api/system/config', headers: { cookie } });
       expect(read.json().result.auth).toMatchObject({
         secret_key: MASKED_SECRET,
