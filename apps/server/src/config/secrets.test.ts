@@ -84,6 +84,28 @@ describe('session and credential keys', () => {
     });
   });
 
+  it('reads what an instance sealed under its own secrets.json before the keys were shared, and seals it again', async () => {
+    const shared = await withApp({}, (t) => Promise.resolve(t.ctx.secrets));
+    // This data directory's own keys, not the database's: they sealed the credentials saved through it.
+    const own = { sessionKey: 'c'.repeat(64), credentialsKey: 'd'.repeat(64) };
+    writeFileSync(path.join(database.dataDir, LEGACY_SECRETS_FILE), JSON.stringify(own), { mode: 0o600 });
+    await withApp({}, async (t) => {
+      const sealed = createSecretBox(own.credentialsKey).seal(
+        JSON.stringify({ openai_web_access_token: null, openai_api_key: API_KEY }),
+      );
+      await settingsRepository(t.ctx.dbHandle.db).put('credentials', sealed);
+    });
+    await withApp({}, async (t) => {
+      expect(t.ctx.secrets).toMatchObject({
+        sessionKey: shared.sessionKey,
+        credentialsKey: shared.credentialsKey,
+      });
+      expect(t.ctx.upstream.credentials().openai_api_key).toBe(API_KEY);
+      const sealed = await settingsRepository(t.ctx.dbHandle.db).get('credentials');
+      expect(createSecretBox(shared.credentialsKey).open(sealed ?? '')).toContain(API_KEY);
+    });
+  });
+
   it('boots with credentials no key opens: logged, treated as unset, readable as unset, savable again', async () => {
     await withApp({}, async (t) => {
       const foreign = createSecretBox('some-other-instance-key').seal(

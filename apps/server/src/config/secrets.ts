@@ -55,6 +55,15 @@ function legacyKeys(dataDir: string): StoredKeys | null {
   return stored;
 }
 
+/** This data directory's secrets.json as extra keys to read with; an unreadable file is ignored here. */
+function ownLegacyKeys(dataDir: string): StoredKeys | null {
+  try {
+    return legacyKeys(dataDir);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The generated keys of the database: created once, by whichever instance inserts first (several may start
  * together on an empty database; each inserts its candidate if absent and reads back the winner). The candidate
@@ -88,14 +97,20 @@ export async function loadSecrets(config: AppConfig, db: Executor): Promise<Secr
     : await sharedKeys(db, config.data.data_dir);
   const base = auth.secret_key ? deriveKeys(auth.secret_key) : (stored ?? generateKeys());
   const previous = auth.previous_secret_key ? deriveKeys(auth.previous_secret_key) : null;
+  // Instances that each generated their own secrets.json before the keys were shared: what this one sealed or
+  // signed under its own keys stays readable here (and is sealed again with the shared key at start).
+  const own = ownLegacyKeys(config.data.data_dir);
   const sessionKey = auth.jwt_secret ?? base.sessionKey;
   const credentialsKey = auth.user_secret ?? base.credentialsKey;
   return {
     sessionKey,
     credentialsKey,
-    previousSessionKeys: distinct([previous?.sessionKey, stored?.sessionKey, base.sessionKey], sessionKey),
+    previousSessionKeys: distinct(
+      [previous?.sessionKey, stored?.sessionKey, base.sessionKey, own?.sessionKey],
+      sessionKey,
+    ),
     previousCredentialsKeys: distinct(
-      [previous?.credentialsKey, stored?.credentialsKey, base.credentialsKey],
+      [previous?.credentialsKey, stored?.credentialsKey, base.credentialsKey, own?.credentialsKey],
       credentialsKey,
     ),
   };
