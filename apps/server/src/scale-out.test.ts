@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MASKED_SECRET } from '@cc/contracts';
-import type { ConfigWrite, UploadedFileInfo } from '@cc/contracts';
+import type { ConfigWrite, PluginList, UploadedFileInfo } from '@cc/contracts';
+import { startEmulator } from '@cc/upstream-emulator';
 import type { SharedChange } from './coordination/changes';
 import { ADMIN, createTestApp, freshDatabase, openTestApp } from './test/harness';
 import type { TestApp, TestDatabase } from './test/harness';
@@ -186,6 +187,36 @@ describe.runIf(!!process.env.CC_TEST_DATABASE_URL && !!process.env.CC_TEST_REDIS
       const down = await b.app.inject({ url: `/api/files/local/download/${info.id}`, headers: { cookie } });
       expect(down.statusCode).toBe(200);
       expect(down.rawPayload.equals(bytes)).toBe(true);
+    });
+
+    it('a plugin installed through A is listed by B at once (its cached list is dropped)', async () => {
+      const emulator = await startEmulator();
+      try {
+        const cookie = await a.login(ADMIN.username, ADMIN.password);
+        await changeConfigOnA(cookie, (c) => {
+          c.openai_web.chatgpt_base_url = emulator.webBaseUrl;
+        });
+        const installed = async (t: TestApp) => {
+          const res = await t.app.inject({ url: '/api/chat/openai-plugins/installed', headers: { cookie } });
+          expect(res.statusCode, res.body).toBe(200);
+          return (res.json().result as PluginList).items.map((p) => p.id);
+        };
+        const before = await installed(b); // B caches the list
+        const store = await a.app.inject({ url: '/api/chat/openai-plugins/all', headers: { cookie } });
+        const id = (store.json().result as PluginList).items.find((p) => !before.includes(p.id))?.id ?? '';
+        const applied = nextApplied(b, 'plugins');
+        const toggled = await a.app.inject({
+          method: 'PATCH',
+          url: `/api/chat/openai-plugins/${id}/user-settings`,
+          headers: { cookie },
+          payload: { is_installed: true },
+        });
+        expect(toggled.statusCode, toggled.body).toBe(200);
+        await applied;
+        expect(await installed(b)).toContain(id);
+      } finally {
+        await emulator.close();
+      }
     });
 
     it('started together on an empty database, both end with the same keys', async () => {
