@@ -32,8 +32,9 @@ export interface ContextOptions {
   /** Start the emulator in-process when a source has no upstream configured (default true). */
   demo?: boolean;
   /**
-   * Run the background tasks on their schedule and re-read the shared settings every 30 s as a fallback for lost
-   * change notifications (main.ts does; tests opt in). Without it the tasks still exist and run on demand (admin → tasks → run now).
+   * Run the background tasks on their schedule and re-read the shared settings every 30 s, the fallback for lost
+   * change notifications (main.ts does; tests opt in). Without it the tasks still exist and run on demand
+   * (admin → tasks → run now).
    */
   tasks?: TaskRunnerOptions & {
     /** Run the conversation sync once at start when `openai_web.sync_conversations_on_startup` (default true). */
