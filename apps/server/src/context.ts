@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChatSource } from '@cc/contracts';
 import type { AppContext, Lifecycle } from './app-context';
 import type { AppConfig } from './config/bootstrap';
+import type { SharedChange } from './coordination/changes';
 import { createRuntimeSettings } from './config/runtime-settings';
 import { loadSecrets } from './config/secrets';
 import { memoryCoordination } from './coordination/memory';
@@ -12,9 +13,10 @@ import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
 import { Scheduler } from './chat/scheduler';
-import { loadCredentials } from './services/credentials.service';
+import { loadCredentials, resealStoredSecrets } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
 import { createMetrics } from './metrics/metrics';
+import { forgetInstalledPlugins } from './services/plugin.service';
 import { createUpstreamDirectory } from './services/upstream.service';
 import { createAdapterRegistry } from './sources/registry';
 import type { DemoUpstream } from './services/upstream.service';
@@ -31,8 +33,9 @@ export interface ContextOptions {
   /** Start the emulator in-process when a source has no upstream configured (default true). */
   demo?: boolean;
   /**
-   * Run the background tasks on their schedule and re-read the shared settings every 30 s (main.ts does; tests
-   * opt in). Without it the tasks still exist and run on demand (admin → tasks → run now).
+   * Run the background tasks on their schedule and re-read the shared settings every 30 s, the fallback for lost
+   * change notifications (main.ts does; tests opt in). Without it the tasks still exist and run on demand
+   * (admin → tasks → run now).
    */
   tasks?: TaskRunnerOptions & {
     /** Run the conversation sync once at start when `openai_web.sync_conversations_on_startup` (default true). */
@@ -80,6 +83,23 @@ export function createLifecycle(): Lifecycle {
   };
 }
 
+/** Reloads what another instance changed: the runtime config, the upstream directory or the plugin cache. */
+async function applySharedChange(ctx: AppContext, change: SharedChange): Promise<void> {
+  switch (change) {
+    case 'config':
+      await ctx.runtime.load();
+      await ctx.upstream.refresh();
+      return;
+    case 'credentials':
+    case 'servers':
+      await ctx.upstream.refresh();
+      return;
+    case 'plugins':
+      forgetInstalledPlugins(ctx);
+      return;
+  }
+}
+
 /** How often at most a failing Redis is logged (it fails on every reconnection attempt while it is down). */
 const REDIS_WARN_INTERVAL_MS = 10_000;
 
@@ -98,17 +118,23 @@ export async function createContext(
   try {
     const applied = await prepareSchema(dbHandle, config.data.run_migration);
     if (applied.length) log.info(`Database ${dbHandle.describe}: applied ${applied.join(', ')}`);
-    const secrets = loadSecrets(config);
+    const secrets = await loadSecrets(config, dbHandle.db);
     const runtime = createRuntimeSettings(config, dbHandle.db);
     await runtime.load();
-    const secretBox = createSecretBox(secrets.credentialsKey);
-    const credentials = await loadCredentials({ dbHandle, secretBox });
+    const secretBox = createSecretBox(secrets.credentialsKey, secrets.previousCredentialsKeys);
+    const resealed = await resealStoredSecrets(
+      { dbHandle, secretBox, log },
+      secrets.previousCredentialsKeys.length > 0,
+    );
+    if (resealed > 0)
+      log.info(`Key rotation: ${resealed} stored secret(s) sealed again with the current key`);
+    const credentials = await loadCredentials({ dbHandle, secretBox, log });
     const live = runtime.current();
     const needsDemo =
       (!live.openai_web.chatgpt_base_url && !credentials.openai_web_access_token) ||
       (!live.openai_api.openai_base_url && !credentials.openai_api_key);
     demo = options.demo !== false && needsDemo ? await startDemo(config, log) : null;
-    const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime }, demo);
+    const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime, log }, demo);
     await upstream.refresh();
     const servers = (source: string) => upstream.servers(source as ChatSource);
     const tasks = createTaskRunner<AppContext>(
@@ -146,6 +172,12 @@ export async function createContext(
       lifecycle: createLifecycle(),
     };
     await ensureInitialAdmin(ctx);
+    // Changes saved through another instance are in force here within a second (the periodic refresh below is
+    // the fallback when a notification is lost).
+    ctx.coordination.changes.subscribe((change) => applySharedChange(ctx, change));
+    ctx.coordination.changes.on('failed', (change, err) =>
+      log.warn({ err, change }, 'A settings change from another instance was not applied'),
+    );
     if (options.tasks) {
       const startupSync =
         options.tasks.startupSync !== false && ctx.runtime.current().openai_web.sync_conversations_on_startup;

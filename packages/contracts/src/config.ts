@@ -158,8 +158,13 @@ export const HttpConfig = z.object({
 });
 
 export const DataConfig = z.object({
-  /** Folder for the SQLite file, uploads, logs and generated secrets. */
+  /** Folder for the SQLite file, uploads (unless `uploads_dir` says otherwise) and logs. */
   data_dir: z.string().min(1).default('./data'),
+  /**
+   * Folder of uploaded files; null = `<data_dir>/uploads`. Several instances point it at one shared folder (a
+   * network file system) so a file uploaded through one downloads through any other.
+   */
+  uploads_dir: z.string().min(1).nullable().default(null),
   /** null = SQLite file `<data_dir>/database.db`; or `postgres://…`. */
   database_url: z.string().nullable().default(null),
   /** Redis for running several instances; null = in-process coordination. */
@@ -173,13 +178,23 @@ export const DataConfig = z.object({
 });
 
 export const AuthConfig = z.object({
-  /** Key that signs session tokens; null = generated at first boot and kept in the data dir. */
+  /**
+   * Master key: the session and credential keys are derived from it (HKDF). null = keys generated once and kept
+   * in the database, which every instance on that database shares.
+   */
+  secret_key: z.string().min(16).nullable().default(null),
+  /**
+   * The master key being replaced (rotation): still accepted to read credentials and sessions made with it, while
+   * the credentials are sealed again with `secret_key` at start. Remove it once every instance runs the new key.
+   */
+  previous_secret_key: z.string().min(16).nullable().default(null),
+  /** Key that signs session tokens (overrides the one from `secret_key` or the database); null = not set. */
   jwt_secret: z.string().min(16).nullable().default(null),
   /** Server-side session lifetime, seconds. */
   jwt_lifetime_seconds: Seconds.default(259200),
   /** Max-Age of the session cookie, seconds. */
   cookie_max_age: Seconds.default(259200),
-  /** Key that encrypts stored credentials; null = generated at first boot. */
+  /** Key that encrypts stored credentials (overrides the one from `secret_key` or the database); null = not set. */
   user_secret: z.string().min(16).nullable().default(null),
   /** Failed logins per account before throttling (one address may fail 4 times as often across accounts). */
   login_max_failures: z.number().int().min(1).default(5),

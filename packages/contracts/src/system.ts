@@ -234,6 +234,8 @@ export const RESTART_REQUIRED_KEYS = [
 
 /** Secrets inside the config: shown masked, never stored by the API (they come from config.yaml or the environment). */
 export const CONFIG_SECRET_KEYS = [
+  'auth.secret_key',
+  'auth.previous_secret_key',
   'auth.jwt_secret',
   'auth.user_secret',
   'auth.metrics_token',
@@ -248,6 +250,8 @@ const Masked = z.literal(MASKED_SECRET);
  */
 export const ConfigWrite = Config.extend({
   auth: AuthConfig.extend({
+    secret_key: z.union([Masked, AuthConfig.shape.secret_key]),
+    previous_secret_key: z.union([Masked, AuthConfig.shape.previous_secret_key]),
     jwt_secret: z.union([Masked, AuthConfig.shape.jwt_secret]),
     user_secret: z.union([Masked, AuthConfig.shape.user_secret]),
     metrics_token: z.union([Masked, AuthConfig.shape.metrics_token]),

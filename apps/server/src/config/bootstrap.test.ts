@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { closeContext, createContext } from '../context';
 import { createLogger, serverLogFile } from '../log/logger';
 import { ConfigError, loadConfig } from './bootstrap';
-import { loadSecrets } from './secrets';
 
 function dir(): string {
   return mkdtempSync(path.join(tmpdir(), 'cc-config-'));
@@ -80,8 +79,17 @@ describe('loadConfig', () => {
       CC_INITIAL_ADMIN_USERNAME: 'root',
       CC_INITIAL_ADMIN_PASSWORD: 'long-enough-1',
       CC_TRUST_PROXY: '10.0.0.2, 172.16.0.0/12',
+      CC_REDIS_PREFIX: 'team-a:',
+      CC_UPLOADS_DIR: 'shared/uploads',
+      CC_SECRET_KEY: '0123456789abcdef0123',
+      CC_PREVIOUS_SECRET_KEY: 'fedcba9876543210fedc',
     });
     expect(c.http.host).toBe('127.0.0.2');
+    expect(c.data.redis_prefix).toBe('team-a:');
+    // A relative uploads folder is taken from the working directory, like the data directory.
+    expect(c.data.uploads_dir).toBe(path.resolve('shared/uploads'));
+    expect(c.auth.secret_key).toBe('0123456789abcdef0123');
+    expect(c.auth.previous_secret_key).toBe('fedcba9876543210fedc');
     expect(c.http.trust_proxy).toEqual(['10.0.0.2', '172.16.0.0/12']);
     expect(loadConfig({ CC_DATA_DIR: d, CC_TRUST_PROXY: 'false' }).http.trust_proxy).toBe(false);
     expect(c.data.database_url).toBe('postgres://x@127.0.0.1/db');
@@ -167,22 +175,6 @@ describe('loadConfig', () => {
   });
 });
 
-describe('loadSecrets', () => {
-  it('generates random secrets once and keeps them in the data dir', () => {
-    const d = dir();
-    const c = loadConfig({ CC_DATA_DIR: d });
-    const a = loadSecrets(c);
-    const b = loadSecrets(c);
-    expect(a.sessionKey).toMatch(/^[0-9a-f]{64}$/);
-    expect(a).toEqual(b);
-    const other = loadSecrets(loadConfig({ CC_DATA_DIR: dir() }));
-    expect(other.sessionKey).not.toBe(a.sessionKey);
-    expect(JSON.parse(readFileSync(path.join(d, 'secrets.json'), 'utf8'))).toMatchObject({
-      sessionKey: a.sessionKey,
-    });
-  });
-});
-
 describe('data directory', () => {
   const modeOf = (file: string) => statSync(file).mode & 0o777;
 
@@ -199,7 +191,7 @@ describe('data directory', () => {
       },
     );
     const db = path.join(dataDir, 'database.db');
-    const files = [db, `${db}-wal`, `${db}-shm`, path.join(dataDir, 'secrets.json'), serverLogFile(config)];
+    const files = [db, `${db}-wal`, `${db}-shm`, serverLogFile(config)];
     const boot = async () => {
       // As main.ts does: the logger (with its file) first, then the context (secrets, database, migrations).
       const logger = createLogger(config);

@@ -12,7 +12,11 @@ export const ENV_KEYS = {
   CC_DATA_DIR: ['data', 'data_dir'],
   CC_DATABASE_URL: ['data', 'database_url'],
   CC_REDIS_URL: ['data', 'redis_url'],
+  CC_REDIS_PREFIX: ['data', 'redis_prefix'],
+  CC_UPLOADS_DIR: ['data', 'uploads_dir'],
   CC_RUN_MIGRATION: ['data', 'run_migration'],
+  CC_SECRET_KEY: ['auth', 'secret_key'],
+  CC_PREVIOUS_SECRET_KEY: ['auth', 'previous_secret_key'],
   CC_INITIAL_ADMIN_USERNAME: ['common', 'initial_admin_user_username'],
   CC_INITIAL_ADMIN_PASSWORD: ['common', 'initial_admin_user_password'],
   CC_LOG_LEVEL: ['log', 'console_log_level'],
@@ -114,6 +118,7 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const config = result.data;
   config.data.data_dir = path.resolve(cwd, config.data.data_dir);
+  if (config.data.uploads_dir) config.data.uploads_dir = path.resolve(cwd, config.data.uploads_dir);
   return deepFreeze(config);
 }
 

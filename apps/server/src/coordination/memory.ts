@@ -1,4 +1,5 @@
 import { MemoryAnswerLog } from './answer-log';
+import { MemoryChangeChannel } from './changes';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
 /** Epoch milliseconds now. */
@@ -108,6 +109,7 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
     counter: new MemoryCounter(options.now),
     chatStatus: new MemoryChatStatus(options.now),
     answers,
+    changes: new MemoryChangeChannel(),
     close: () => answers.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { RedisAnswerLog } from './redis-answer-log';
+import { RedisChangeChannel } from './redis-changes';
 import { withTimeout } from './warn-throttle';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
@@ -109,8 +110,10 @@ export function redisCoordination(
   // The rate-limit store shares this client, so this listener covers it too.
   redis.on('error', onError);
   const answers = new RedisAnswerLog(redis, prefix, onError);
+  const changes = new RedisChangeChannel(redis, prefix, onError);
   return {
     answers,
+    changes,
     counter: new RedisCounter(redis, prefix),
     chatStatus: new RedisChatStatus(redis, prefix),
     rateLimitStore: { redis, nameSpace: `${prefix}rate-limit:` },
@@ -119,6 +122,7 @@ export function redisCoordination(
     },
     close: async () => {
       await answers.close();
+      await changes.close();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { AnswerLog } from './answer-log';
+import type { ChangeChannel } from './changes';
 
 /**
  * Shared state between requests (and, with Redis, between instances). In-process implementations are the
@@ -37,6 +38,8 @@ export interface Coordination {
   chatStatus: ChatStatusRegistry;
   /** Frames of the answers in flight, for clients that reconnect; stop requests from any tab or instance. */
   answers: AnswerLog;
+  /** Tells the other instances that a shared setting changed, and hears them (no-op in one process). */
+  changes: ChangeChannel;
   /** With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together. */
   rateLimitStore?: { redis: Redis; nameSpace: string };
   /** With Redis: one PING, rejected when Redis does not answer within a second (readiness). */

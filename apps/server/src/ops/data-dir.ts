@@ -2,20 +2,21 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '../config/bootstrap';
 import { isPostgresUrl, sqliteFile } from '../db/client';
+import { uploadsDir } from '../services/file-storage';
 
 /** Where a deployment keeps what a backup carries, as the server resolves it from its bootstrap config. */
 export interface DataPaths {
   dataDir: string;
   /** The SQLite file; null when the database is PostgreSQL (backed up with pg_dump instead). */
   database: string | null;
-  /** The uploaded files. */
+  /** The uploaded files (`data.uploads_dir`, or `<data_dir>/uploads`). */
   uploads: string;
   /** Files of the data directory a backup carries when they exist (names inside `dataDir`). */
   dataFiles: string[];
 }
 
 /**
- * What a backup holds besides the database: the generated keys (`secrets.json`), the config file, the demo
+ * What a backup holds besides the database (which keeps the generated keys): an older install's `secrets.json`, the config file, the demo
  * upstream's state and the uploads directory. The one place to change when these move.
  */
 export function dataPaths(config: AppConfig): DataPaths {
@@ -24,7 +25,7 @@ export function dataPaths(config: AppConfig): DataPaths {
   return {
     dataDir,
     database: isPostgresUrl(url) ? null : path.resolve(sqliteFile(url, dataDir)),
-    uploads: path.join(dataDir, 'uploads'),
+    uploads: uploadsDir({ config }),
     dataFiles: ['secrets.json', 'config.yaml', 'demo-upstream.json'],
   };
 }

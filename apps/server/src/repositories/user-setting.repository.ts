@@ -63,6 +63,20 @@ export function userSettingRepository(db: Executor) {
         .executeTakeFirst();
       return row?.credits ?? null;
     },
+    /** Every user's API source settings JSON (sealed custom keys are sealed again after a key rotation). */
+    listApiSettings(): Promise<Pick<UserSettingsRow, 'user_id' | 'openai_api'>[]> {
+      return db.selectFrom('user_settings').select(['user_id', 'openai_api']).execute();
+    },
+    /** Replaces the API source settings only while they are still `expected` (a concurrent edit wins). */
+    async replaceApiSettingsIf(userId: number, expected: string, next: string): Promise<boolean> {
+      const r = await db
+        .updateTable('user_settings')
+        .set({ openai_api: next })
+        .where('user_id', '=', userId)
+        .where('openai_api', '=', expected)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
     /** Every user's source settings JSON (the retention task reads the rate-limit windows from them). */
     listSourceSettings(): Promise<Pick<UserSettingsRow, 'openai_web' | 'openai_api'>[]> {
       return db.selectFrom('user_settings').select(['openai_web', 'openai_api']).execute();

@@ -8,8 +8,18 @@ import { userRepository } from '../repositories/user.repository';
 import { verifyPassword } from './password';
 
 /** Session digests are HMACs of the cookie token; the token itself is never stored. */
-function digest(ctx: AppContext, token: string): string {
-  return createHmac('sha256', ctx.secrets.sessionKey).update(token).digest('hex');
+function digest(ctx: AppContext, token: string, key = ctx.secrets.sessionKey): string {
+  return createHmac('sha256', key).update(token).digest('hex');
+}
+
+/** The live session of a token: under the current key, else under a key being rotated out. */
+async function findSession(ctx: AppContext, token: string, now: string) {
+  const sessions = sessionRepository(ctx.dbHandle.db);
+  for (const key of [ctx.secrets.sessionKey, ...ctx.secrets.previousSessionKeys]) {
+    const found = await sessions.findLiveWithUser(digest(ctx, token, key), now);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
@@ -107,7 +117,7 @@ export async function authenticate(
   const db = ctx.dbHandle.db;
   const now = new Date();
   const nowStr = now.toISOString();
-  const found = await sessionRepository(db).findLiveWithUser(digest(ctx, token), nowStr);
+  const found = await findSession(ctx, token, nowStr);
   if (!found || found.user.is_active !== 1) return null;
   if (options.markActive) {
     const staleBefore = await markUserActive(ctx, found.user, now);

@@ -2,9 +2,12 @@ import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../app-context';
 
-/** Where local copies of uploaded files live: `<data_dir>/uploads/<storage_name>`. */
-export function uploadsDir(ctx: AppContext): string {
-  return path.join(ctx.config.data.data_dir, 'uploads');
+/**
+ * Where the server's copies of uploaded files live (`<dir>/<storage_name>`): `data.uploads_dir` when set (one
+ * folder every instance mounts), else `<data_dir>/uploads`.
+ */
+export function uploadsDir(ctx: Pick<AppContext, 'config'>): string {
+  return ctx.config.data.uploads_dir ?? path.join(ctx.config.data.data_dir, 'uploads');
 }
 
 /** Removes local copies by storage name; a copy that is already gone is not an error. */

@@ -3,6 +3,7 @@ import type { Plugin, PluginList } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { fail } from '../errors/app-error';
 import { webClient } from '../sources/openai-web/client';
+import { announceChange } from './shared-changes.service';
 
 const INSTALLED_TTL_MS = 5 * 60_000;
 let installed: { at: number; ctx: AppContext; value: PluginList } | null = null;
@@ -34,6 +35,11 @@ export async function listInstalledPlugins(ctx: AppContext, fresh = false) {
   return value;
 }
 
+/** Drops the cached list of installed plugins (another instance installed or removed one). */
+export function forgetInstalledPlugins(ctx: AppContext): void {
+  if (installed?.ctx === ctx) installed = null;
+}
+
 export async function getPlugin(ctx: AppContext, pluginId: string): Promise<Plugin> {
   const all = await listInstalledPlugins(ctx);
   const found = all.items.find((p) => p.id === pluginId);
@@ -52,5 +58,6 @@ export async function setPluginInstalled(
 ): Promise<unknown> {
   const result = await client(ctx).pluginUserSettings(pluginId, isInstalled);
   await listInstalledPlugins(ctx, true).catch(() => undefined);
+  announceChange(ctx, 'plugins');
   return result;
 }

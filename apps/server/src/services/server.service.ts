@@ -9,6 +9,7 @@ import { serverRepository } from '../repositories/server.repository';
 import { ensureOk, joinUrl, upstreamRequest } from '../sources/http';
 import type { TaskResult } from '../tasks/runner';
 import { serverBaseUrl } from './upstream.service';
+import { announceChange } from './shared-changes.service';
 
 export async function listServers(
   ctx: AppContext,
@@ -40,6 +41,7 @@ export async function addServer(ctx: AppContext, input: MachineCreate): Promise<
     create_time: nowIso(),
   });
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
   return row;
 }
 
@@ -49,6 +51,7 @@ export async function updateServer(ctx: AppContext, input: MachineUpdate): Promi
   const row = await serverRepository(ctx.dbHandle.db).update(id, patch);
   if (!row) throw fail.notFound(ERROR_DETAILS.serverNotFound);
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
   return row;
 }
 
@@ -56,6 +59,7 @@ export async function deleteServer(ctx: AppContext, id: number): Promise<void> {
   if (!(await serverRepository(ctx.dbHandle.db).delete(id)))
     throw fail.notFound(ERROR_DETAILS.serverNotFound);
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
 }
 
 /** Servers with what the scheduler sees now: asks in flight on each, and the source's queue length. */
@@ -117,6 +121,7 @@ export async function runServerHealthChecks(ctx: AppContext): Promise<TaskResult
     }),
   );
   await ctx.upstream.refresh();
+  announceChange(ctx, 'servers');
   const online = results.filter((r) => r.online).length;
   return {
     text: results.map((r) => r.text).join('; '),

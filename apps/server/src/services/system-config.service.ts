@@ -14,6 +14,7 @@ import type { AppContext } from '../app-context';
 import { AppError } from '../errors/app-error';
 import { SYNC_TASK } from '../tasks/builtin';
 import { loadCredentials, saveCredentials } from './credentials.service';
+import { announceChange } from './shared-changes.service';
 
 type Tree = Record<string, unknown>;
 
@@ -89,6 +90,8 @@ export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.curr
     },
     auth: {
       ...config.auth,
+      secret_key: boot.auth.secret_key ? MASKED_SECRET : null,
+      previous_secret_key: boot.auth.previous_secret_key ? MASKED_SECRET : null,
       jwt_secret: boot.auth.jwt_secret ? MASKED_SECRET : null,
       user_secret: boot.auth.user_secret ? MASKED_SECRET : null,
       metrics_token: boot.auth.metrics_token ? MASKED_SECRET : null,
@@ -126,7 +129,14 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
     // The data section is stored as shown (masked): the bootstrap values always win over the stored ones.
     openai_web: { ...input.openai_web },
     openai_api: { ...input.openai_api },
-    auth: { ...input.auth, jwt_secret: null, user_secret: null, metrics_token: null },
+    auth: {
+      ...input.auth,
+      secret_key: null,
+      previous_secret_key: null,
+      jwt_secret: null,
+      user_secret: null,
+      metrics_token: null,
+    },
     common: { ...input.common, initial_admin_user_password: null },
   };
   const maskedButChanged: string[] = [];
@@ -157,6 +167,7 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
     });
   }
   await ctx.upstream.refresh();
+  announceChange(ctx, 'config');
   return { config: presentConfig(ctx), restart_required: restart };
 }
 
@@ -197,5 +208,6 @@ export async function writeCredentials(ctx: AppContext, input: CredentialsWrite)
     openai_api_key: pick(input.openai_api_key, stored.openai_api_key),
   });
   await ctx.upstream.refresh();
+  announceChange(ctx, 'credentials');
   return readCredentials(ctx);
 }
