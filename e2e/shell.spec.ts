@@ -59,20 +59,6 @@ test('the language menu switches between 简体中文 (default) and English', as
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
 });
 
-test('the theme toggle switches light and dark and is remembered', async ({ page }) => {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await useEnglish(page);
-  await page.goto('/home');
-  const html = page.locator('html');
-  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
-  await page.getByTestId('theme-toggle').click();
-  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await page.reload();
-  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await page.getByTestId('theme-toggle').click();
-  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
-});
-
 test('the theme follows the device when nothing is stored', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/home');

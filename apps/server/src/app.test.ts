@@ -49,3 +49,30 @@ describe('HTTPS-only security headers', () => {
     expect(secure.csp).toContain("frame-ancestors 'none'");
   });
 });
+
+describe('Content-Security-Policy img-src', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ http: { trust_proxy: ['127.0.0.1'] } });
+  });
+  afterAll(() => t.close());
+
+  const imgSrc = async (forwardedProto?: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/healthz',
+      headers: forwardedProto ? { 'x-forwarded-proto': forwardedProto } : {},
+    });
+    const csp = String(res.headers['content-security-policy']);
+    return /(?:^|;)\s*img-src ([^;]*)/.exec(csp)?.[1]?.trim().split(/\s+/);
+  };
+
+  it("allows the page's own images, data:, blob: and https (click-to-load), never plain http or any scheme", async () => {
+    for (const proto of [undefined, 'https']) {
+      const sources = await imgSrc(proto);
+      expect(sources).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+      expect(sources).not.toContain('http:');
+      expect(sources).not.toContain('*');
+    }
+  });
+});

@@ -69,6 +69,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   const directives = {
     defaultSrc: ["'self'"],
+    // Images: the product's own routes, data: and blob: (previews). `https:` stays because images from other hosts
+    // in model output load when the reader clicks their placeholder (the web renders no <img> for them before),
+    // and user avatars and plugin logos are https URLs on any host; naming hosts here cannot cover those. Plain
+    // `http:` is not allowed: nothing the product shows needs it, and it would travel in clear text.
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
     styleSrc: ["'self'", "'unsafe-inline'"],
     scriptSrc: ["'self'"],

@@ -55,7 +55,8 @@ export const OpenaiWebConfig = z.object({
   file_upload_strategy: FileUploadStrategy.default('browser_upload_only'),
   /**
    * The upstream's blob hosts: where browsers may PUT file bytes (the page's CSP connect-src, read at start) and,
-   * besides the upstream's own host, the only hosts the server downloads files from (`https://*.x` = subdomains).
+   * besides the upstream's own host, the only hosts the server sends file bytes to or downloads files from
+   * (`https://*.x` = subdomains).
    */
   browser_upload_origins: z
     .array(z.string().min(1))

@@ -8,6 +8,8 @@ export interface EmulatorCore extends AskHost {
   /** `http://host:port` */
   readonly url: string;
   readonly state: EmulatorState;
+  /** Origin put into the upload and download URLs handed out (the emulator's own `url` unless changed). */
+  blobOrigin(): string;
   /** Current knobs (read when an ask starts). */
   knobs(): Knobs;
   /** The configured fault for the next ask; a `once` fault is consumed. */

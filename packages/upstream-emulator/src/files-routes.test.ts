@@ -101,6 +101,23 @@ describe('file upload flow', () => {
     expect((await fetch(`${emu.url}/blob/file-doesnotexist`)).status).toBe(404);
   });
 
+  it('hands out upload and download URLs on another origin when told to, until reset', async () => {
+    emu.setBlobOrigin('http://blob.example:9000');
+    const start = await startUpload('a.txt', 3);
+    expect(start.upload_url.startsWith(`http://blob.example:9000/blob/${start.file_id}?`)).toBe(true);
+    // The bytes still go to the emulator's own /blob/ route.
+    const put = await fetch(start.upload_url.replace('http://blob.example:9000', emu.url), {
+      method: 'PUT',
+      headers: { 'x-ms-blob-type': 'BlockBlob' },
+      body: 'abc',
+    });
+    expect(put.status).toBe(201);
+    const download = await fetch(`${emu.webBaseUrl}files/${start.file_id}/download`, { headers: auth });
+    expect(((await download.json()) as any).download_url).toMatch(/^http:\/\/blob\.example:9000\/blob\//);
+    emu.reset();
+    expect((await startUpload('b.txt', 3)).upload_url.startsWith(`${emu.url}/blob/`)).toBe(true);
+  });
+
   it('answers a question about an uploaded image with image parts that reference it', async () => {
     const bytes = Buffer.from('not really a png');
     const start = await startUpload('cat.png', bytes.length);

@@ -72,7 +72,7 @@ function createFile(ctx: RequestContext): void {
   const expiry = encodeURIComponent(isoTime(Date.now() + 3_600_000));
   sendJson(ctx.res, 200, {
     status: 'success',
-    upload_url: `${ctx.core.url}/blob/${file.id}?se=${expiry}&sp=cw&sv=2020-04-08&sr=b&sig=${file.sig}`,
+    upload_url: `${ctx.core.blobOrigin()}/blob/${file.id}?se=${expiry}&sp=cw&sv=2020-04-08&sr=b&sig=${file.sig}`,
     file_id: file.id,
   });
 }

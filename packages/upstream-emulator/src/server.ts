@@ -76,6 +76,7 @@ class EmulatorServer implements EmulatorCore {
   private readonly initialKnobs: Knobs;
   private currentKnobs: Knobs;
   private fault: Fault | null = null;
+  private currentBlobOrigin: string | null = null;
   private seq = 0;
   private closing = false;
   private closed: Promise<void> | null = null;
@@ -152,7 +153,16 @@ class EmulatorServer implements EmulatorCore {
     this.fault = parsed;
   }
 
+  blobOrigin(): string {
+    return this.currentBlobOrigin ?? this.opts.blobOrigin ?? this.url;
+  }
+
+  setBlobOrigin(origin: string | null): void {
+    this.currentBlobOrigin = origin === null ? null : new URL(origin).origin;
+  }
+
   reset(): void {
+    this.currentBlobOrigin = null;
     this.state.reset();
     this.stateFile?.changed();
     this.currentKnobs = { ...this.initialKnobs };
@@ -383,6 +393,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     close: () => core.close(),
     setKnobs: (k) => core.setKnobs(k),
     setFault: (f) => core.setFault(f),
+    setBlobOrigin: (origin) => core.setBlobOrigin(origin),
     requests: core.requests,
     waitForRequest: (pred, timeoutMs) => core.waitForRequest(pred, timeoutMs),
     reset: () => core.reset(),

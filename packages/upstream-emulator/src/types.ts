@@ -19,6 +19,11 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** Where state file problems are reported (default `console.warn`). */
   warn?: (message: string) => void;
+  /**
+   * Origin of the upload and download URLs the file routes hand out (default: the emulator's own URL, whose
+   * `/blob/` routes serve them). Another origin emulates a blob host elsewhere, or an upstream pointing at one.
+   */
+  blobOrigin?: string;
 }
 
 export interface Knobs {
@@ -96,10 +101,12 @@ export interface Emulator {
   setKnobs(k: Partial<Knobs>): void;
   /** Applies to following asks until cleared; a fault with `once: true` applies to the next ask only. */
   setFault(f: Fault | null): void;
+  /** Origin of the upload and download URLs handed out from now on; null = the start option (or `url`). */
+  setBlobOrigin(origin: string | null): void;
   /** Every request received (control requests excluded), oldest first. The array is live. */
   requests: RecordedRequest[];
   /** Resolves with the first recorded request (existing or future, re-checked on updates) matching `pred`. */
   waitForRequest(pred: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
-  /** Clears conversations, files, plugin installs, knobs (back to the start options), fault and records. */
+  /** Clears conversations, files, plugin installs, knobs and blob origin (back to the start options), fault and records. */
   reset(): void;
 }

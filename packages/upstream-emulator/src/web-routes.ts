@@ -173,7 +173,7 @@ function interpreterDownload(ctx: RequestContext): void {
 }
 
 export function blobUrl(ctx: RequestContext, fileId: string, sig: string): string {
-  return `${ctx.core.url}/blob/${fileId}?se=${encodeURIComponent(isoTime(Date.now() + 3_600_000))}&sp=r&sv=2020-04-08&sr=b&sig=${sig}`;
+  return `${ctx.core.blobOrigin()}/blob/${fileId}?se=${encodeURIComponent(isoTime(Date.now() + 3_600_000))}&sp=r&sv=2020-04-08&sr=b&sig=${sig}`;
 }
 
 function listApprovedPlugins(ctx: RequestContext): void {

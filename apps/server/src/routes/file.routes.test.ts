@@ -728,6 +728,50 @@ describe('upstream file downloads', () => {
     }
   });
 
+  it('contacts no host but the upstream and the blob origins when the upstream hands back file URLs elsewhere', async () => {
+    // A host the server can reach that the upstream points its upload and download URLs at: it records every
+    // connection, so a request the server should not make cannot go unnoticed.
+    const connections: string[] = [];
+    const elsewhere = http.createServer((req, res) => res.writeHead(201).end());
+    elsewhere.on('connection', (socket) => connections.push(String(socket.remotePort)));
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const elsewhereOrigin = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const origins = t.ctx.runtime.current().openai_web.browser_upload_origins;
+    const owner = await user();
+    try {
+      // A file already on the upstream (uploaded while its URLs pointed at itself).
+      const before = await onUpstream(owner.cookie, (await uploaded(owner.cookie, Buffer.from('kept'))).id);
+      const fileId = before.openai_web_info!.file_id!;
+      emulator.setBlobOrigin(elsewhereOrigin);
+      const markedUploaded = () => emulator.requests.filter((r) => r.path.endsWith('/uploaded')).length;
+      const markedBefore = markedUploaded();
+
+      // Upload relay: the PUT to the blob is refused before any request; the upstream is not told it was uploaded.
+      const info = await uploaded(owner.cookie, Buffer.from('hello'));
+      const relay = await post(owner.cookie, `/api/files/local/upload-to-openai-web/${info.id}`);
+      expect(relay.statusCode).toBe(502);
+      expect(relay.json().result).toBe(
+        `the upstream returned an upload URL on a host that is not allowed: 127.0.0.1:${new URL(elsewhereOrigin).port}`,
+      );
+      // Download relay: the same.
+      const download = await get(owner.cookie, `/api/files/openai-web/${fileId}/content`);
+      expect(download.statusCode).toBe(502);
+      expect(download.json().result).toContain('download URL on a host that is not allowed');
+      expect(connections).toEqual([]);
+      expect(markedUploaded()).toBe(markedBefore);
+
+      // Listed as a blob origin, the same host is contacted: the host check is what kept it away.
+      await setWeb({ browser_upload_origins: [...origins, elsewhereOrigin] });
+      await post(owner.cookie, `/api/files/local/upload-to-openai-web/${info.id}`);
+      expect(connections.length).toBeGreaterThan(0);
+    } finally {
+      emulator.setBlobOrigin(null);
+      await setWeb({ browser_upload_origins: origins });
+      elsewhere.closeAllConnections();
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
   it('interpreter download: owner or superuser, through the URL or the server', async () => {
     const owner = await user();
     const other = await user();

@@ -272,6 +272,7 @@ export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: stri
   await putToBlob(
     target,
     created.upload_url,
+    ctx.runtime.current().openai_web.browser_upload_origins,
     createReadStream(file),
     info.size,
     row.content_type ?? FALLBACK_TYPE,

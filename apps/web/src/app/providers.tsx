@@ -8,6 +8,7 @@ import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n';
 import { STORAGE_KEYS } from '../lib/storage';
 import { theme } from './theme';
+import { TOAST_CLASS, ToastZone } from './toast-zone';
 
 /** Theme stored under `theme`; with nothing stored it follows the device (SPEC §1). */
 const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.theme });
@@ -17,7 +18,9 @@ export function AppProviders({ client, children }: { client: QueryClient; childr
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={client}>
         <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
-          <Notifications position="top-center" limit={4} />
+          {/* At the bottom, out of the way of modal titles and inputs; modals keep clear of the stack (ToastZone). */}
+          <Notifications position="bottom-center" limit={4} className={TOAST_CLASS} withinPortal={false} />
+          <ToastZone />
           <ModalsProvider>{children}</ModalsProvider>
         </MantineProvider>
       </QueryClientProvider>

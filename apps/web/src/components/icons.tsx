@@ -32,6 +32,8 @@ export const SunIcon = icon([
   'M12 1v2M12 21v2M4.2 4.2l1.4 1.4M18.4 18.4l1.4 1.4M1 12h2M21 12h2M4.2 19.8l1.4-1.4M18.4 5.6l1.4-1.4',
 ]);
 export const MoonIcon = icon(['M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z']);
+export const MonitorIcon = icon(['M3 4h18v12H3z', 'M8 20h8', 'M12 16v4']);
+export const CheckIcon = icon(['M20 6L9 17l-5-5']);
 export const LanguageIcon = icon([
   'M4 5h7M9 3v2c0 4.4-2.2 8-5 9',
   'M5 9c0 2.1 2.9 3.9 6.4 4',

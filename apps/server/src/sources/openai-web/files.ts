@@ -20,35 +20,6 @@ function httpUrl(url: string): URL {
   return parsed;
 }
 
-/**
- * PUTs bytes to a signed blob URL the upstream handed out (Azure style). Deliberately not `webClient().call`: the
- * blob host is not the upstream, so it never gets the account's token (no Authorization header, no cookies).
- */
-export async function putToBlob(
-  target: UpstreamTarget,
-  uploadUrl: string,
-  body: Readable | Buffer,
-  size: number,
-  contentType: string,
-): Promise<void> {
-  await ensureOk(
-    await upstreamRequest(
-      httpUrl(uploadUrl).toString(),
-      {
-        method: 'PUT',
-        headers: {
-          'x-ms-blob-type': 'BlockBlob',
-          'x-ms-version': '2020-04-08',
-          'content-type': contentType,
-          'content-length': String(size),
-        },
-        body,
-      },
-      httpOptions(target, { readTimeoutMs: Math.max(target.readTimeoutMs, LARGE_FILE_READ_TIMEOUT_MS) }),
-    ),
-  );
-}
-
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 /** `scheme://host[:port]`, the host optionally `*.`-prefixed (any subdomain), as in a CSP source. */
 const ORIGIN_PATTERN = /^(https?:)\/\/(\*\.)?([^/:*\s]+)(?::(\d+))?\/?$/i;
@@ -67,10 +38,67 @@ function onListedOrigin(url: URL, origins: readonly string[]): boolean {
 }
 
 /**
- * Opens an upstream download URL for streaming. The URL must be on the upstream's own origin or on one of
- * `blobOrigins` (the configured blob hosts): the server fetches it, so a URL elsewhere would let whoever controls
- * the upstream's answer make the server read from any host it can reach. The token goes only to URLs under the
- * upstream's own base (`…/backend-api/…`); signed blob URLs get no credentials.
+ * The URL of a file the upstream handed back, parsed, if the server may contact it: on the upstream's own origin or
+ * on one of `blobOrigins` (the configured blob hosts). The server makes these requests, so a URL elsewhere would
+ * let whoever controls the upstream's answers make it reach any host it can (internal services included).
+ */
+function allowedFileUrl(
+  target: UpstreamTarget,
+  url: string,
+  blobOrigins: readonly string[],
+  what: string,
+): URL {
+  const parsed = httpUrl(url);
+  if (parsed.origin !== new URL(target.baseUrl).origin && !onListedOrigin(parsed, blobOrigins))
+    throw new UpstreamError(
+      null,
+      `the upstream returned ${what} URL on a host that is not allowed: ${parsed.host}`,
+    );
+  return parsed;
+}
+
+/**
+ * PUTs bytes to a signed blob URL the upstream handed out (Azure style), only on the upstream's own origin or one
+ * of `blobOrigins`. Deliberately not `webClient().call`: the blob host is not the upstream, so it never gets the
+ * account's token (no Authorization header, no cookies).
+ */
+export async function putToBlob(
+  target: UpstreamTarget,
+  uploadUrl: string,
+  blobOrigins: readonly string[],
+  body: Readable | Buffer,
+  size: number,
+  contentType: string,
+): Promise<void> {
+  let url: URL;
+  try {
+    url = allowedFileUrl(target, uploadUrl, blobOrigins, 'an upload');
+  } catch (e) {
+    // Nothing will read the body: release its file.
+    if (!Buffer.isBuffer(body)) body.destroy();
+    throw e;
+  }
+  await ensureOk(
+    await upstreamRequest(
+      url.toString(),
+      {
+        method: 'PUT',
+        headers: {
+          'x-ms-blob-type': 'BlockBlob',
+          'x-ms-version': '2020-04-08',
+          'content-type': contentType,
+          'content-length': String(size),
+        },
+        body,
+      },
+      httpOptions(target, { readTimeoutMs: Math.max(target.readTimeoutMs, LARGE_FILE_READ_TIMEOUT_MS) }),
+    ),
+  );
+}
+
+/**
+ * Opens an upstream download URL for streaming, only on the upstream's own origin or one of `blobOrigins`. The
+ * token goes only to URLs under the upstream's own base (`…/backend-api/…`); signed blob URLs get no credentials.
  */
 export async function openDownload(
   target: UpstreamTarget,
@@ -78,10 +106,7 @@ export async function openDownload(
   blobOrigins: readonly string[],
   signal?: AbortSignal,
 ): Promise<UpstreamResponse> {
-  const parsed = httpUrl(downloadUrl);
-  if (parsed.origin !== new URL(target.baseUrl).origin && !onListedOrigin(parsed, blobOrigins))
-    throw new UpstreamError(null, 'the upstream returned a download URL on a host that is not allowed');
-  const url = parsed.toString();
+  const url = allowedFileUrl(target, downloadUrl, blobOrigins, 'a download').toString();
   const base = target.baseUrl.endsWith('/') ? target.baseUrl : `${target.baseUrl}/`;
   const headers = url.startsWith(base) ? webHeaders(target, { accept: '*/*' }) : { accept: '*/*' };
   return ensureOk(

@@ -4,19 +4,22 @@ import type { ChatMessage, ImagePart, WebChatMessage } from '@cc/contracts';
 import { downloadThroughServer, resolveAssetUrl } from '../../lib/assets';
 import { textOf } from '../../lib/conversation/history';
 import type { DisplayType, MessageBucket } from '../../lib/conversation/history';
-import { applyCitations } from '../../lib/markdown/citations';
+import { applyCitations, stripCitationMarkers } from '../../lib/markdown/citations';
 import { CodeIcon, ExternalIcon, GlobeIcon, ImageIcon, PuzzleIcon } from '../icons';
 import { apiPaths } from '../../config/paths';
 import { useConversationId } from './conversation-context';
 import { MarkdownView } from './markdown-view';
 
-/** Text of a text bucket: the messages' texts, with browsing citations wrapped (web assistant only). */
+/**
+ * Text of a text bucket: the messages' texts; a web answer's browsing citations become numbered links (as HTML for
+ * the markdown view) and the provider's raw markers never show.
+ */
 export function bucketText(bucket: MessageBucket, withCitations: boolean): string {
   return bucket.messages
     .map((m) => {
       const text = textOf(m);
-      if (!withCitations || m.source !== 'openai_web' || m.role !== 'assistant') return text;
-      return applyCitations(text, m.metadata?.citations);
+      if (m.source !== 'openai_web' || m.role !== 'assistant') return text;
+      return withCitations ? applyCitations(text, m.metadata?.citations) : stripCitationMarkers(text);
     })
     .join('');
 }

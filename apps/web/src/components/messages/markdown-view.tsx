@@ -1,33 +1,33 @@
 import { notifications } from '@mantine/notifications';
-import { memo, useMemo, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IncrementalBlockSplitter } from '../../lib/markdown/blocks';
 import type { MarkdownRenderer } from '../../lib/markdown/engine';
 import { useMarkdownEngine } from '../../lib/markdown/load-engine';
+import { REMOTE_IMAGE_ATTR, showLoadedImages, showRemoteImage } from '../../lib/markdown/remote-images';
 import { getRenderer } from '../../lib/markdown/renderer-cache';
 
-const FinishedBlock = memo(function FinishedBlock({
-  renderer,
-  block,
-}: {
+interface BlockProps {
   renderer: MarkdownRenderer;
   block: string;
-}) {
-  return (
-    <div className="cc-md-block" dangerouslySetInnerHTML={{ __html: renderer.renderFinishedBlock(block) }} />
-  );
+  /** Remote images the reader loaded in this view: shown again when the block renders anew. */
+  loadedImages: ReadonlySet<string>;
+}
+
+function HtmlBlock({ html, loadedImages }: { html: string; loadedImages: ReadonlySet<string> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => showLoadedImages(ref.current, loadedImages), [html, loadedImages]);
+  return <div ref={ref} className="cc-md-block" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+const FinishedBlock = memo(function FinishedBlock({ renderer, block, loadedImages }: BlockProps) {
+  return <HtmlBlock html={renderer.renderFinishedBlock(block)} loadedImages={loadedImages} />;
 });
 
-const TailBlock = memo(function TailBlock({
-  renderer,
-  block,
-}: {
-  renderer: MarkdownRenderer;
-  block: string;
-}) {
+const TailBlock = memo(function TailBlock({ renderer, block, loadedImages }: BlockProps) {
   const html = useMemo(() => renderer.renderBlock(block), [renderer, block]);
-  return <div className="cc-md-block" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <HtmlBlock html={html} loadedImages={loadedImages} />;
 });
 
 async function copyText(text: string): Promise<void> {
@@ -49,15 +49,26 @@ export function MarkdownView({
   const { t } = useTranslation();
   const engine = useMarkdownEngine();
   const copyLabel = t('render.copy');
+  const remoteImageLabel = t('render.remoteImage', { host: '{host}' });
   const renderer = useMemo(
-    () => (engine ? getRenderer(engine, { copy: copyLabel }) : null),
-    [engine, copyLabel],
+    () => (engine ? getRenderer(engine, { copy: copyLabel, remoteImage: remoteImageLabel }) : null),
+    [engine, copyLabel, remoteImageLabel],
   );
+  // Images from other hosts load only when the reader clicks their placeholder (never just by being viewed).
+  const [loadedImages] = useState(() => new Set<string>());
   // One splitter per view: it keeps the finished blocks of the growing text between renders.
   const [splitter] = useState(() => new IncrementalBlockSplitter());
   const blocks = useMemo(() => splitter.update(text), [splitter, text]);
 
   const handleClick = (event: MouseEvent<HTMLDivElement>) => {
+    const remoteImage = (event.target as Element).closest?.(`button[${REMOTE_IMAGE_ATTR}]`);
+    if (remoteImage) {
+      // The placeholder may sit inside a link: loading the image must not follow it.
+      event.preventDefault();
+      loadedImages.add(remoteImage.getAttribute(REMOTE_IMAGE_ATTR) ?? '');
+      showRemoteImage(remoteImage);
+      return;
+    }
     const sandbox = (event.target as Element).closest?.('[data-sandbox-path]');
     if (sandbox && onSandboxLink) {
       event.preventDefault();
@@ -77,9 +88,9 @@ export function MarkdownView({
   return (
     <div className="cc-markdown" onClick={handleClick}>
       {blocks.finished.map((block, index) => (
-        <FinishedBlock key={index} renderer={renderer} block={block} />
+        <FinishedBlock key={index} renderer={renderer} block={block} loadedImages={loadedImages} />
       ))}
-      {blocks.tail && <TailBlock renderer={renderer} block={blocks.tail} />}
+      {blocks.tail && <TailBlock renderer={renderer} block={blocks.tail} loadedImages={loadedImages} />}
     </div>
   );
 }

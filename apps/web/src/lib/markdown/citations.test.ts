@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCitations } from './citations';
+import { applyCitations, stripCitationMarkers } from './citations';
 
 describe('applyCitations', () => {
   const text = 'Paris is big【1†a】 and old【2†b】. Again【3†c】.';
@@ -17,16 +17,39 @@ describe('applyCitations', () => {
       c('【2†b】', 'https://b.example/'),
     ]);
     expect(out.match(/class="browsing-citation"/g)).toHaveLength(3);
+    // The provider's markers are gone: each citation shows as its number alone.
+    expect(out).not.toMatch(/【|†|】/);
     expect(out).toContain(
-      '【1†a】<sup><a class="cc-citation-link" href="https://a.example/" title="T https://a.example/">[1]</a></sup>',
+      '<span class="browsing-citation" title="T https://a.example/"><sup><a class="cc-citation-link" href="https://a.example/" title="T https://a.example/">[1]</a></sup></span> and old',
     );
     expect(out).toContain(
-      '【2†b】<sup><a class="cc-citation-link" href="https://b.example/" title="T https://b.example/">[2]</a></sup>',
+      '<sup><a class="cc-citation-link" href="https://b.example/" title="T https://b.example/">[2]</a></sup></span>. Again',
     );
     expect(out).toContain(
-      '【3†c】<sup><a class="cc-citation-link" href="https://a.example/" title="T https://a.example/">[1]</a></sup>',
+      '<sup><a class="cc-citation-link" href="https://a.example/" title="T https://a.example/">[1]</a></sup></span>.',
     );
     expect(out.startsWith('Paris is big<span')).toBe(true);
+  });
+
+  it('keeps the highlighted words of a citation that covers text, without the markers inside it', () => {
+    const source = 'Paris is big【1†source】.';
+    const out = applyCitations(source, [
+      { start_ix: 0, end_ix: source.length - 1, metadata: { title: 'T', url: 'https://a.example/' } },
+    ]);
+    expect(out).toBe(
+      '<span class="browsing-citation" title="T">Paris is big<sup><a class="cc-citation-link" href="https://a.example/" title="T">[1]</a></sup></span>.',
+    );
+  });
+
+  it('drops markers no citation covers: while the answer streams, or a marker without a source', () => {
+    expect(applyCitations('So far【0†source】 and【1†Title†example.com】 more', [])).toBe('So far and more');
+    expect(applyCitations('So far【0†source】 and more', null)).toBe('So far and more');
+    expect(
+      applyCitations('A【0†source】 b【1†source】.', [{ start_ix: 1, end_ix: 11, metadata: { url: null } }]),
+    ).toBe('A b.');
+    expect(stripCitationMarkers('Plain【12†source】 text【not a marker】')).toBe(
+      'Plain text【not a marker】',
+    );
   });
 
   it('escapes metadata and drops unsafe URLs, skipping invalid ranges', () => {

@@ -14,6 +14,8 @@ import { sanitizeHtml } from './sanitize';
 export interface RendererLabels {
   /** Accessible label of a code block's copy button. */
   copy: string;
+  /** Text of the button that stands for an image from another host, `{host}` standing for its host. */
+  remoteImage: string;
 }
 
 export interface MarkdownRenderer {
@@ -76,7 +78,8 @@ const FINISHED_CACHE_LIMIT = 5000;
 export function createMarkdownRenderer(labels: RendererLabels): MarkdownRenderer {
   const md = createMarkdownIt(labels);
   const cache = new Map<string, string>();
-  const renderBlock = (markdown: string) => sanitizeHtml(md.render(replaceMathDelimiters(markdown)));
+  const renderBlock = (markdown: string) =>
+    sanitizeHtml(md.render(replaceMathDelimiters(markdown)), { remoteImageLabel: labels.remoteImage });
   return {
     renderBlock,
     renderFinishedBlock(markdown) {
