@@ -7,6 +7,9 @@ const env = {
   CC_TEST_DATABASE_URL: process.env.CC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   CC_TEST_REDIS_URL: process.env.CC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
-const args = ['vitest', 'run', '--project', 'node', 'apps/server', ...process.argv.slice(2)];
+// Files or folders given on the command line narrow the run; without any, the whole server suite runs.
+const given = process.argv.slice(2);
+const narrowed = given.some((a) => !a.startsWith('-'));
+const args = ['vitest', 'run', '--project', 'node', ...(narrowed ? [] : ['apps/server']), ...given];
 const r = spawnSync('npx', args, { stdio: 'inherit', env });
 process.exit(r.status ?? 1);
