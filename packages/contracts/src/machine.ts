@@ -10,13 +10,26 @@ const required = z
   .trim()
   .min(1, { message: V.machineFieldsRequired });
 
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** RFC 1123 labels; the last one not all digits (so 999.1.1.1 is no name either). */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*(?![0-9]+$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** An IPv4 address, an IPv6 address (bare or in brackets) or a DNS host name. */
+export function isServerAddress(value: string): boolean {
+  if (IPV4.test(value) || HOST_NAME.test(value)) return true;
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
+  return bare.includes(':') && z.ipv6().safeParse(bare).success;
+}
+
+const address = required.max(255).refine(isServerAddress, { message: V.machineAddress });
+
 /** An upstream server a source can use (ARCHITECTURE §6). */
 export const MachineCreate = z.object({
   source: ChatSource,
   /** Display name (and Host of the requests when it differs from the address). */
-  hostname: required.max(255),
+  hostname: address,
   /** Address to connect to: an IP or a DNS name. */
-  ip_address: required.max(255),
+  ip_address: address,
   port: z.number().int().min(1).max(65535),
   /** API path on that host, e.g. `/backend-api/` or `/v1/`. */
   base_path: z.string().max(255).default(''),
