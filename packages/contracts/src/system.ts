@@ -300,7 +300,14 @@ export const AUDIT_ACTIONS = [
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
-export const AUDIT_TARGET_TYPES = ['user', 'conversation', 'server', 'task', 'config', 'credentials'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'conversation',
+  'server',
+  'task',
+  'config',
+  'credentials',
+] as const;
 export const AuditTargetType = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetType>;
 

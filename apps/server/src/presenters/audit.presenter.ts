@@ -26,4 +26,3 @@ export function presentAuditEntry(row: AuditLogRow): AuditEntry {
     outcome: row.outcome as AuditOutcome,
   };
 }
-

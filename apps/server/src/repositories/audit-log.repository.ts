@@ -29,7 +29,8 @@ function likePattern(text: string) {
 export function auditLogRepository(db: Executor) {
   const matching = (filter: AuditFilter) => {
     let q = db.selectFrom('audit_logs');
-    if (filter.actor) q = q.where((eb) => eb(eb.fn('lower', ['actor_name']), '=', filter.actor!.toLowerCase()));
+    if (filter.actor)
+      q = q.where((eb) => eb(eb.fn('lower', ['actor_name']), '=', filter.actor!.toLowerCase()));
     if (filter.action) q = q.where('action', '=', filter.action);
     if (filter.targetType) q = q.where('target_type', '=', filter.targetType);
     if (filter.target) {

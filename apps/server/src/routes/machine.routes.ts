@@ -61,7 +61,9 @@ export function machineRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/system/addMachine',
     { config, schema: { tags, body: MachineCreate, response: { 201: envelope(MachineRead) } } },
     async (request, reply) =>
-      reply.status(201).send(ok(presentMachine(await addServer(ctx, request.body, auditActor(request))), 201)),
+      reply
+        .status(201)
+        .send(ok(presentMachine(await addServer(ctx, request.body, auditActor(request))), 201)),
   );
 
   r.post(

@@ -170,9 +170,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request) =>
       ok(
-        presentUser(await updateUserSettings(ctx, request.params.user_id, request.body, auditActor(request)), {
-          admin: true,
-        }) as UserReadAdmin,
+        presentUser(
+          await updateUserSettings(ctx, request.params.user_id, request.body, auditActor(request)),
+          {
+            admin: true,
+          },
+        ) as UserReadAdmin,
       ),
   );
 }

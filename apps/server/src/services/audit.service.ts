@@ -140,7 +140,8 @@ export const AUDIT_CSV_MAX_ROWS = 50_000;
  * tab or carriage return) is prefixed with a quote so it stays text.
  */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  let text =
+    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

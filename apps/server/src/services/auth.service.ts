@@ -74,22 +74,30 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     if (!found || !valid || found.is_active !== 1) throw fail.badCredentials();
     user = found;
   } catch (e) {
-    await recordAudit(ctx, { id: null, name: input.username, address: input.ip }, {
-      action: 'auth.login_failed',
-      targetType: 'user',
-      targetId: found?.id ?? null,
-      targetLabel: input.username,
-      outcome: 'failure',
-    }).catch((err: unknown) => ctx.log.error({ err }, 'audit entry of a failed login not written'));
+    await recordAudit(
+      ctx,
+      { id: null, name: input.username, address: input.ip },
+      {
+        action: 'auth.login_failed',
+        targetType: 'user',
+        targetId: found?.id ?? null,
+        targetLabel: input.username,
+        outcome: 'failure',
+      },
+    ).catch((err: unknown) => ctx.log.error({ err }, 'audit entry of a failed login not written'));
     throw e;
   }
   const result = await openSession(ctx, input, user);
-  await recordAudit(ctx, { id: user.id, name: user.username, address: input.ip }, {
-    action: 'auth.login',
-    targetType: 'user',
-    targetId: user.id,
-    targetLabel: user.username,
-  });
+  await recordAudit(
+    ctx,
+    { id: user.id, name: user.username, address: input.ip },
+    {
+      action: 'auth.login',
+      targetType: 'user',
+      targetId: user.id,
+      targetLabel: user.username,
+    },
+  );
   return result;
 }
 

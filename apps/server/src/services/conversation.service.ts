@@ -199,7 +199,8 @@ async function assignTo(
   actor: AuditActor | undefined,
 ): Promise<ConversationRow> {
   const db = ctx.dbHandle.db;
-  const updated = (await conversationRepository(db).update(row.conversation_id, { user_id: owner.id })) ?? row;
+  const updated =
+    (await conversationRepository(db).update(row.conversation_id, { user_id: owner.id })) ?? row;
   const previous = row.user_id === null ? null : await userRepository(db).findById(row.user_id);
   await auditConversation(ctx, actor, 'conversation.assign', row, {
     user_id: [row.user_id, owner.id],

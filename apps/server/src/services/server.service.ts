@@ -46,7 +46,11 @@ const ADDRESS_FIELDS = ['source', 'hostname', 'ip_address', 'port', 'base_path',
  * Adds a server. One asked to be online is stored offline and checked at once: it takes traffic only when the
  * check passes (otherwise it stays offline with the error, and the health task keeps trying).
  */
-export async function addServer(ctx: AppContext, input: MachineCreate, actor?: AuditActor): Promise<ServerRow> {
+export async function addServer(
+  ctx: AppContext,
+  input: MachineCreate,
+  actor?: AuditActor,
+): Promise<ServerRow> {
   const inserted = await serverRepository(ctx.dbHandle.db).insert({
     source: input.source,
     hostname: input.hostname,

@@ -166,7 +166,12 @@ export async function saveSystemConfig(
   const shown = presentConfig(ctx);
   const changes = diffChanges(presentConfig(ctx, before), shown, isSecret);
   if (Object.keys(changes).length > 0) {
-    await recordAudit(ctx, actor, { action: 'config.update', targetType: 'config', targetLabel: 'config', changes });
+    await recordAudit(ctx, actor, {
+      action: 'config.update',
+      targetType: 'config',
+      targetLabel: 'config',
+      changes,
+    });
   }
   return { config: shown, restart_required: restart };
 }

@@ -30,7 +30,13 @@ export async function runTaskWith<T>(
   actor: AuditActor,
 ): Promise<T> {
   const record = (outcome: 'success' | 'failure') =>
-    recordAudit(ctx, actor, { action: 'task.run', targetType: 'task', targetId: name, targetLabel: name, outcome });
+    recordAudit(ctx, actor, {
+      action: 'task.run',
+      targetType: 'task',
+      targetId: name,
+      targetLabel: name,
+      outcome,
+    });
   let value: T;
   try {
     value = await ctx.tasks.runWith(name, work, describe);

@@ -25,7 +25,8 @@ const OPENAI_API_DEFAULT = 'https://api.openai.com/v1/';
 export function serverBaseUrl(r: Pick<ServerRow, 'use_tls' | 'ip_address' | 'port' | 'base_path'>): string {
   const path = r.base_path.startsWith('/') ? r.base_path : `/${r.base_path}`;
   // A bare IPv6 address goes in brackets in a URL.
-  const host = r.ip_address.includes(':') && !r.ip_address.startsWith('[') ? `[${r.ip_address}]` : r.ip_address;
+  const host =
+    r.ip_address.includes(':') && !r.ip_address.startsWith('[') ? `[${r.ip_address}]` : r.ip_address;
   return `${r.use_tls ? 'https' : 'http'}://${host}:${r.port}${path}`;
 }
 

@@ -214,7 +214,13 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     await recordAudit(
       ctx,
       input.actor,
-      { action: 'user.update', targetType: 'user', targetId: userId, targetLabel: existing.username, changes },
+      {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: userId,
+        targetLabel: existing.username,
+        changes,
+      },
       trx,
     );
     return loaded;
@@ -304,7 +310,11 @@ export async function updateUserSettings(
 }
 
 /** Frees a user whose chat status is stuck (asking/queueing → idling); quotas are left as they are. */
-export async function resetChatStatus(ctx: AppContext, userId: number, actor: AuditActor): Promise<LoadedUser> {
+export async function resetChatStatus(
+  ctx: AppContext,
+  userId: number,
+  actor: AuditActor,
+): Promise<LoadedUser> {
   const loaded = await getUser(ctx, userId);
   const before = (await ctx.coordination.chatStatus.get(userId)) ?? 'idling';
   await ctx.coordination.chatStatus.release(userId);
