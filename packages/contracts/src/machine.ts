@@ -22,7 +22,10 @@ export function isServerAddress(value: string): boolean {
   return bare.includes(':') && z.ipv6().safeParse(bare).success;
 }
 
-const address = required.max(255).refine(isServerAddress, { message: V.machineAddress });
+// An empty value is reported once, as required (not also as a bad address).
+const address = required
+  .max(255)
+  .refine((v) => v === '' || isServerAddress(v), { message: V.machineAddress });
 
 const MachineFields = z.object({
   source: ChatSource,

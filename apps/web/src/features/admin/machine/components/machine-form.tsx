@@ -111,6 +111,7 @@ export function MachineForm({ machine, onDone }: { machine?: MachineRead; onDone
         />
         <Select
           label={ta('machine.status')}
+          description={ta('machine.statusCheckHint')}
           required
           data={MACHINE_STATUSES.map((s) => ({ value: s, label: ta(`machine.statuses.${s}`) }))}
           value={values.status || null}
