@@ -128,9 +128,10 @@ describe('audit log: users', () => {
     expect(settings.statusCode, settings.body).toBe(200);
     const setting = await onlyEntrySince(mark);
     expect(setting).toMatchObject({ ...byAdmin, action: 'user.settings', target_label: 'audited' });
-    expect(setting.changes).toMatchObject({
+    expect(setting.changes).toEqual({
       credits: [before.credits, 7],
       'openai_web.total_ask_count': [before.openai_web.total_ask_count, 3],
+      'openai_api.custom_openai_api_settings.url': [null, 'https://api.example.com/v1'],
       'openai_api.custom_openai_api_settings.key': [null, MASKED_SECRET],
     });
 

@@ -46,10 +46,19 @@ function auditedUser(row: UserRow) {
   };
 }
 
-/** A user's settings and counters as the audit log compares them (the sealed custom key only shows a change). */
+/**
+ * A user's settings and counters as the audit log compares them (the sealed custom key only shows a change). A
+ * per-model count of -1 is left out: unlimited is the same as no count for that model.
+ */
 function auditedSettings(loaded: LoadedUser) {
   const { credits, openai_web, openai_api } = joinSettings(loaded.setting, loaded.counters);
-  return { credits, openai_web, openai_api };
+  const limited = (counts: Record<string, number | undefined>) =>
+    Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== -1));
+  return {
+    credits,
+    openai_web: { ...openai_web, per_model_ask_count: limited(openai_web.per_model_ask_count) },
+    openai_api: { ...openai_api, per_model_ask_count: limited(openai_api.per_model_ask_count) },
+  };
 }
 
 /** Loads one user with settings and counters; 404 when missing. */

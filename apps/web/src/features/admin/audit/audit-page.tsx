@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { Badge, Button, Group, Pagination, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Button, Group, Pagination, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@cc/contracts';
@@ -90,9 +90,9 @@ export function AuditPage() {
       key: 'action',
       header: ta('audit.action'),
       render: (e) => (
-        <Badge variant="light" color={e.outcome === 'success' ? 'blue' : 'red'} tt="none">
+        <Text size="sm" fw={500} c={e.outcome === 'success' ? undefined : 'red'}>
           {ta(ACTION_KEYS[e.action])}
-        </Badge>
+        </Text>
       ),
     },
     {
