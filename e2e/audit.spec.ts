@@ -56,7 +56,7 @@ test('an admin changes a quota, finds it in the audit log with before → after,
   await page.getByRole('button', { name: 'Download CSV' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
+  const csv = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.trimEnd().split('\r\n');
   expect(lines[0]).toBe(
     'time,actor_id,actor_name,address,action,target_type,target_id,target_label,outcome,changes',
