@@ -6,7 +6,7 @@ import type { Executor } from '../repositories/executor';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { TOTAL, quotaRepository } from '../repositories/quota.repository';
 import { rateEventRepository } from '../repositories/rate-event.repository';
-import { sharedCapRepository } from '../repositories/shared-cap.repository';
+import { sharedCapKey, sharedCapRepository } from '../repositories/shared-cap.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
 import type { SharedCap, SourceAdapter } from '../sources/types';
 
@@ -27,9 +27,8 @@ export interface QuotaCheckInput {
   now?: Date;
 }
 
-/** The key under which asks count toward a shared cap. */
 function capKey(source: ChatSource, cap: SharedCap): string {
-  return `${source}:${cap.modelPrefix}`;
+  return sharedCapKey(source, cap.modelPrefix);
 }
 
 function capSince(cap: SharedCap, now: Date): string {

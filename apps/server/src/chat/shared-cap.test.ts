@@ -42,6 +42,9 @@ describe('the shared web GPT-4 cap', () => {
     expect(tips.filter((tip) => tip === null)).toHaveLength(2);
     expect(tips.filter((tip) => tip === 'errors.noAvailableGpt4AskCount')).toHaveLength(3);
     expect(await sharedCapUsed(t.ctx.dbHandle.db, 'openai_web', CAP)).toBe(2);
+    // Everyone's status shows the same count the cap uses.
+    const status = await t.app.inject({ url: '/api/status/common', headers: { cookie: users[0]!.cookie } });
+    expect(status.json().result.gpt4_count_in_3_hours).toBe(2);
 
     // The cap is reached: a sixth ask is refused before it reaches the upstream.
     const late = await ask(

@@ -2,6 +2,11 @@ import { sql } from 'kysely';
 import type { DialectName } from '../db/client';
 import type { Executor } from './executor';
 
+/** The key under which asks count toward a shared cap: `<source>:<model prefix>`. */
+export function sharedCapKey(source: string, modelPrefix: string): string {
+  return `${source}:${modelPrefix}`;
+}
+
 /** The `shared_cap_events` table: one row per ask admitted under a cap every user shares (sliding window). */
 export function sharedCapRepository(db: Executor) {
   const countSince = async (cap: string, since: string): Promise<number> => {
