@@ -13,6 +13,7 @@ import { fail, isAppError } from '../errors/app-error';
 import { canAccessConversation } from '../policies/conversation.policy';
 import { messageToRow, presentHistory } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
+import type { Executor } from '../repositories/executor';
 import type { ConversationFilter } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
 import { userRepository } from '../repositories/user.repository';
@@ -131,14 +132,14 @@ function auditConversation(
   action: 'conversation.invalidate' | 'conversation.vanish' | 'conversation.assign',
   row: ConversationRow,
   changes: AuditChanges,
+  db: Executor,
 ): Promise<void> {
-  return recordAudit(ctx, actor, {
-    action,
-    targetType: 'conversation',
+  const target = {
+    targetType: 'conversation' as const,
     targetId: row.conversation_id,
     targetLabel: row.title,
-    changes,
-  });
+  };
+  return recordAudit(ctx, actor, { action, ...target, changes }, db);
 }
 
 /**
@@ -152,10 +153,13 @@ export async function deleteConversation(
 ): Promise<void> {
   if (!row.is_valid) throw fail.conversationAlreadyDeleted();
   if (row.source === 'openai_web') await hideUpstream(ctx, row);
-  await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { is_valid: 0 });
-  if (actor && actor.id !== row.user_id) {
-    await auditConversation(ctx, actor, 'conversation.invalidate', row, { is_valid: [true, false] });
-  }
+  await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    await conversationRepository(trx).update(row.conversation_id, { is_valid: 0 });
+    if (actor && actor.id !== row.user_id) {
+      const changes: AuditChanges = { is_valid: [true, false] };
+      await auditConversation(ctx, actor, 'conversation.invalidate', row, changes, trx);
+    }
+  });
 }
 
 async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void> {
@@ -171,23 +175,10 @@ export async function vanishConversation(
   actor?: AuditActor,
 ): Promise<void> {
   if (row.is_valid && row.source === 'openai_web') await hideUpstream(ctx, row);
+  const before = { title: row.title, user_id: row.user_id, source: row.source, is_valid: row.is_valid === 1 };
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
     await conversationRepository(trx).delete(row.conversation_id);
-    await recordAudit(
-      ctx,
-      actor,
-      {
-        action: 'conversation.vanish',
-        targetType: 'conversation',
-        targetId: row.conversation_id,
-        targetLabel: row.title,
-        changes: diffChanges(
-          { title: row.title, user_id: row.user_id, source: row.source, is_valid: row.is_valid === 1 },
-          null,
-        ),
-      },
-      trx,
-    );
+    await auditConversation(ctx, actor, 'conversation.vanish', row, diffChanges(before, null), trx);
   });
 }
 
@@ -198,15 +189,17 @@ async function assignTo(
   owner: UserRow,
   actor: AuditActor | undefined,
 ): Promise<ConversationRow> {
-  const db = ctx.dbHandle.db;
-  const updated =
-    (await conversationRepository(db).update(row.conversation_id, { user_id: owner.id })) ?? row;
-  const previous = row.user_id === null ? null : await userRepository(db).findById(row.user_id);
-  await auditConversation(ctx, actor, 'conversation.assign', row, {
-    user_id: [row.user_id, owner.id],
-    owner: [previous?.username ?? null, owner.username],
+  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const updated =
+      (await conversationRepository(trx).update(row.conversation_id, { user_id: owner.id })) ?? row;
+    const previous = row.user_id === null ? null : await userRepository(trx).findById(row.user_id);
+    const changes: AuditChanges = {
+      user_id: [row.user_id, owner.id],
+      owner: [previous?.username ?? null, owner.username],
+    };
+    await auditConversation(ctx, actor, 'conversation.assign', row, changes, trx);
+    return updated;
   });
-  return updated;
 }
 
 export async function assignConversation(

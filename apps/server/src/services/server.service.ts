@@ -109,15 +109,13 @@ export async function updateServer(
 }
 
 export async function deleteServer(ctx: AppContext, id: number, actor?: AuditActor): Promise<void> {
-  const repo = serverRepository(ctx.dbHandle.db);
-  const before = await repo.findById(id);
-  if (!before || !(await repo.delete(id))) throw fail.notFound(ERROR_DETAILS.serverNotFound);
-  await recordAudit(ctx, actor, {
-    action: 'server.delete',
-    targetType: 'server',
-    targetId: id,
-    targetLabel: before.hostname,
-    changes: diffChanges(auditedServer(before), null),
+  await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const repo = serverRepository(trx);
+    const before = await repo.findById(id);
+    if (!before || !(await repo.delete(id))) throw fail.notFound(ERROR_DETAILS.serverNotFound);
+    const changes = diffChanges(auditedServer(before), null);
+    const target = { targetType: 'server' as const, targetId: id, targetLabel: before.hostname };
+    await recordAudit(ctx, actor, { action: 'server.delete', ...target, changes }, trx);
   });
   await ctx.upstream.refresh();
 }
