@@ -210,6 +210,8 @@ export const StatsConfig = z.object({
   ask_stats_ttl: z.number().int().min(-1).default(7776000),
   /** Keep request logs this long, seconds (-1 = forever). */
   request_stats_ttl: z.number().int().min(-1).default(2592000),
+  /** Keep audit log entries this long, seconds (-1 = forever); default one year. */
+  audit_log_ttl: z.number().int().min(-1).default(31536000),
   /** Route paths containing any of these are not logged. */
   request_stats_filter_keywords: z.array(z.string()).default(['/status']),
 });

@@ -173,6 +173,8 @@ export const VALIDATION_MESSAGES = {
   pluginCountExceeded: 'validation.pluginCountExceeded',
   tooManyImages: 'validation.tooManyImages',
   machineFieldsRequired: 'validation.machineFieldsRequired',
+  /** A server address that is neither an IP address nor a host name (e.g. 999.1.1.1). */
+  machineAddress: 'validation.machineAddress',
   grantTypePassword: 'validation.grantTypePassword',
   timeFormat: 'validation.timeFormat',
   bootstrapOnly: 'validation.bootstrapOnly',

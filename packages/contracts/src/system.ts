@@ -299,3 +299,94 @@ export const CredentialsWrite = z.object({
   openai_api_key: z.string().min(1).max(1024).nullable().optional(),
 });
 export type CredentialsWrite = z.infer<typeof CredentialsWrite>;
+
+/** What the audit log records: administrative changes and logins. Each has a label in both languages. */
+export const AUDIT_ACTIONS = [
+  'auth.login',
+  'auth.login_failed',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.settings',
+  'user.reset_chat_status',
+  'conversation.invalidate',
+  'conversation.vanish',
+  'conversation.assign',
+  'server.create',
+  'server.update',
+  'server.delete',
+  'task.run',
+  'task.update',
+  'config.update',
+  'credentials.update',
+] as const;
+export const AuditAction = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'conversation',
+  'server',
+  'task',
+  'config',
+  'credentials',
+] as const;
+export const AuditTargetType = z.enum(AUDIT_TARGET_TYPES);
+export type AuditTargetType = z.infer<typeof AuditTargetType>;
+
+export const AuditOutcome = z.enum(['success', 'failure']);
+export type AuditOutcome = z.infer<typeof AuditOutcome>;
+
+/** One changed field: its value before and after (null when absent); secret values are MASKED_SECRET. */
+export const AuditChange = z.tuple([z.unknown(), z.unknown()]);
+
+/** One audit entry (read-only: nothing in the app edits or deletes single entries). */
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  /** When (ISO UTC). */
+  time: z.string(),
+  /** Null for a failed login, or when the acting user has been deleted since. */
+  actor_id: z.number().int().nullable(),
+  /** Username of the actor at the time; for a failed login, the username tried. */
+  actor_name: z.string(),
+  /** The client address of the request. */
+  address: z.string().nullable(),
+  action: AuditAction,
+  target_type: AuditTargetType,
+  target_id: z.string().nullable(),
+  /** A readable name of the target at the time (username, hostname, title). */
+  target_label: z.string().nullable(),
+  /** Changed fields by dotted name: `[before, after]`. */
+  changes: z.record(z.string(), AuditChange),
+  outcome: AuditOutcome,
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/** Filters of the audit log; every one optional. */
+export const AuditQuery = z
+  .object({
+    /** Actor's username (exact, case-insensitive). */
+    actor: z.string().trim().min(1).max(255).optional(),
+    action: AuditAction.optional(),
+    target_type: AuditTargetType.optional(),
+    /** The target's id, or a part of its label. */
+    target: z.string().trim().min(1).max(255).optional(),
+    /** Start of the range (inclusive). */
+    start_time: IsoTime.optional(),
+    /** End of the range (exclusive). */
+    end_time: IsoTime.optional(),
+    /** Entries skipped (newest first). */
+    offset: z.coerce.number().int().min(0).default(0),
+    /** Entries on a page. */
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+  })
+  .refine((q) => !q.start_time || !q.end_time || Date.parse(q.start_time) < Date.parse(q.end_time), {
+    message: 'start_time must be before end_time',
+    path: ['start_time'],
+  });
+export type AuditQuery = z.infer<typeof AuditQuery>;
+export type AuditQueryInput = z.input<typeof AuditQuery>;
+
+/** A page of the audit log, newest first, and how many entries match in all. */
+export const AuditPage = z.object({ items: z.array(AuditEntry), total: z.number().int() });
+export type AuditPage = z.infer<typeof AuditPage>;

@@ -101,6 +101,6 @@ export async function admitAsk(
   });
   const attachments = request.openai_web_attachments ?? [];
   await assertAskFilesUsable(ctx, user, attachments, request.openai_web_multimodal_image_parts ?? []);
-  const reservation = await reserve(ctx, user.id, source, model);
+  const reservation = await reserve(ctx, user.id, source, model, adapter.sharedCap(config, model));
   return { conversation, setting, pluginIds, question, reservation };
 }

@@ -3,12 +3,12 @@ import type { ChatSource, Config, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { fail } from '../errors/app-error';
 import type { Executor } from '../repositories/executor';
-import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { TOTAL, quotaRepository } from '../repositories/quota.repository';
 import { rateEventRepository } from '../repositories/rate-event.repository';
+import { sharedCapKey, sharedCapRepository } from '../repositories/shared-cap.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
-import type { SourceAdapter } from '../sources/types';
+import type { SharedCap, SourceAdapter } from '../sources/types';
 
 /** Credits one ask costs (when the user's credits are limited). */
 export const CREDITS_PER_ASK = 1;
@@ -25,6 +25,24 @@ export interface QuotaCheckInput {
   /** The source's own rules: uploads and the cap shared by all users. */
   rules: Pick<SourceAdapter, 'checkUploads' | 'sharedCap'>;
   now?: Date;
+}
+
+function capKey(source: ChatSource, cap: SharedCap): string {
+  return sharedCapKey(source, cap.modelPrefix);
+}
+
+function capSince(cap: SharedCap, now: Date): string {
+  return new Date(now.getTime() - cap.windowSeconds * 1000).toISOString();
+}
+
+/** Asks taken under the shared cap in its window (admitted ones, finished or still running). */
+export function sharedCapUsed(
+  db: Executor,
+  source: ChatSource,
+  cap: SharedCap,
+  now = new Date(),
+): Promise<number> {
+  return sharedCapRepository(db).countSince(capKey(source, cap), capSince(cap, now));
 }
 
 function inSlot(now: Date, slots: { start_time: string; end_time: string }[]): boolean {
@@ -66,11 +84,8 @@ export async function checkQuota(
   if (perModel !== undefined && perModel !== -1 && perModel <= 0)
     throw fail.noAvailableModelAskCount(input.model);
   const cap = input.rules.sharedCap(config, input.model);
-  if (cap) {
-    const since = new Date(now.getTime() - cap.windowSeconds * 1000).toISOString();
-    const used = await askLogRepository(db).countSince(since, input.source, cap.modelPrefix);
-    if (used >= cap.limit) throw fail.noAvailableGpt4AskCount();
-  }
+  if (cap && (await sharedCapUsed(db, input.source, cap, now)) >= cap.limit)
+    throw fail.noAvailableGpt4AskCount();
   if (input.newConversation && s.max_conv_count !== -1) {
     const count = await conversationRepository(db).countValid(input.userId, input.source);
     if (count >= s.max_conv_count) throw fail.maxConversationCountReached();
@@ -93,17 +108,20 @@ export interface Reservation {
 }
 
 /**
- * Charges one ask atomically: total and per-model counters, credits and a rate event, each a conditional
- * UPDATE/INSERT in one transaction. When any counter is exhausted (a concurrent ask took the last one), nothing
- * is charged and the matching error is thrown.
+ * Charges one ask atomically: total and per-model counters, credits, a rate event and a place under the shared
+ * cap, each a conditional UPDATE/INSERT in one transaction. When any of them is exhausted (a concurrent ask took
+ * the last one), nothing is charged and the matching error is thrown.
  */
 export async function reserve(
   ctx: AppContext,
   userId: number,
   source: ChatSource,
   model: string,
+  /** The cap every user of the source shares that this ask counts toward, if any. */
+  cap: SharedCap | null = null,
 ): Promise<Reservation> {
-  const state = await ctx.dbHandle.db.transaction().execute(async (trx) => {
+  const { db, dialect } = ctx.dbHandle;
+  const state = await db.transaction().execute(async (trx) => {
     const quotas = quotaRepository(trx);
     if (!(await quotas.decrementIfAvailable(userId, source, TOTAL))) throw fail.noAvailableTotalAskCount();
     if (!(await quotas.decrementIfAvailable(userId, source, model)))
@@ -111,8 +129,20 @@ export async function reserve(
     const settings = userSettingRepository(trx);
     const chargedCredits = await settings.takeCreditsIfAvailable(userId, CREDITS_PER_ASK);
     if (!chargedCredits && (await settings.creditsOf(userId)) !== -1) throw fail.noAvailableCredits();
-    const rateEventId = await rateEventRepository(trx).insert(userId, source, new Date().toISOString());
-    return { chargedCredits, rateEventId };
+    const now = new Date();
+    const rateEventId = await rateEventRepository(trx).insert(userId, source, now.toISOString());
+    // Last, after the user's own counters: an ask refused for the user's quota takes no place under the cap.
+    let capEventId: number | null = null;
+    if (cap) {
+      capEventId = await sharedCapRepository(trx).takeIfUnder(dialect, {
+        cap: capKey(source, cap),
+        since: capSince(cap, now),
+        limit: cap.limit,
+        time: now.toISOString(),
+      });
+      if (capEventId === null) throw fail.noAvailableGpt4AskCount();
+    }
+    return { chargedCredits, rateEventId, capEventId };
   });
   let done = false;
   return {
@@ -122,12 +152,13 @@ export async function reserve(
     async refund() {
       if (done) return;
       done = true;
-      await ctx.dbHandle.db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         const quotas = quotaRepository(trx);
         await quotas.increment(userId, source, TOTAL);
         await quotas.increment(userId, source, model);
         if (state.chargedCredits) await userSettingRepository(trx).giveCredits(userId, CREDITS_PER_ASK);
         await rateEventRepository(trx).delete(state.rateEventId);
+        if (state.capEventId !== null) await sharedCapRepository(trx).delete(state.capEventId);
       });
     },
   };

@@ -145,6 +145,37 @@ export interface RateEventsTable {
   time: string;
 }
 
+/** One row per ask admitted under a cap shared by every user; removed when the ask is refunded. */
+export interface SharedCapEventsTable {
+  id: Generated<number>;
+  /** `<source>:<model prefix>`, e.g. `openai_web:gpt_4`. */
+  cap: string;
+  time: string;
+}
+
+/** The append-only audit log: administrative changes and logins (purged only after `stats.audit_log_ttl`). */
+export interface AuditLogsTable {
+  id: Generated<number>;
+  time: string;
+  /** Null for a failed login (nobody is logged in) or when the acting user is gone. */
+  actor_id: number | null;
+  /** Username of the actor at the time (for a failed login: the username tried). */
+  actor_name: string;
+  /** Client address of the request. */
+  address: string | null;
+  /** e.g. `user.update`, `auth.login_failed` (AUDIT_ACTIONS in the contracts). */
+  action: string;
+  /** user | conversation | server | task | config | credentials | session */
+  target_type: string;
+  target_id: string | null;
+  /** A readable name of the target (username, hostname, title) at the time. */
+  target_label: string | null;
+  /** JSON `{field: [before, after]}`; secret values replaced by the mask. */
+  changes: string;
+  /** success | failure */
+  outcome: string;
+}
+
 export interface FilesTable {
   /** uuid. */
   id: string;
@@ -219,6 +250,8 @@ export interface Database {
   message_files: MessageFilesTable;
   ask_logs: AskLogsTable;
   rate_events: RateEventsTable;
+  shared_cap_events: SharedCapEventsTable;
+  audit_logs: AuditLogsTable;
   users: UsersTable;
   user_settings: UserSettingsTable;
   quota_counters: QuotaCountersTable;
@@ -243,3 +276,6 @@ export type NewRequestLogRow = Insertable<RequestLogsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TaskRunRow = Selectable<TaskRunsTable>;
+
+export type AuditLogRow = Selectable<AuditLogsTable>;
+export type AuditLogInsert = Insertable<AuditLogsTable>;

@@ -374,6 +374,8 @@ const cases = (): Case[] => [
   },
   { method: 'GET', url: '/api/system/config/schema', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/system/credentials', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/audit', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/audit.csv', expect: { ...DENY_ADMIN, superuser: 200 } },
   {
     method: 'PUT',
     url: '/api/system/credentials',

@@ -8,18 +8,6 @@ export function askLogRepository(db: Executor) {
     async insert(row: Insertable<AskLogsTable>): Promise<void> {
       await db.insertInto('ask_logs').values(row).execute();
     },
-    /** Successful or partial asks since `since` of the given source and models. */
-    async countSince(since: string, source: string, modelPrefix: string): Promise<number> {
-      const r = await db
-        .selectFrom('ask_logs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('time', '>=', since)
-        .where('source', '=', source)
-        .where('model', 'like', `${modelPrefix}%`)
-        .where('charged', '=', 1)
-        .executeTakeFirstOrThrow();
-      return Number(r.n);
-    },
     /** Rows in [start, end) with only the columns the statistics need (range on the indexed `time`). */
     listForStats(start: string, end: string) {
       return db

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LoginForm, SESSION_COOKIE, UserCreate, UserReadAdmin, envelope } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { auditActor } from '../http/audit-actor';
 import { currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { presentUser } from '../presenters/user.presenter';
@@ -83,7 +84,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const user = await createUser(ctx, { user: request.body });
+      const user = await createUser(ctx, { user: request.body, actor: auditActor(request) });
       return reply.status(201).send(ok(presentUser(user, { admin: true }) as UserReadAdmin, 201));
     },
   );

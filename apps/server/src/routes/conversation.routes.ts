@@ -17,6 +17,7 @@ import {
   envelope,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { auditActor } from '../http/audit-actor';
 import { currentUser } from '../http/auth';
 import { sendDownload } from '../http/download';
 import { ok } from '../http/envelope';
@@ -73,7 +74,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
         response: { 200: envelope(ConversationBulkResult) },
       },
     },
-    async (request) => ok(await bulkConversationAction(ctx, request.body)),
+    async (request) => ok(await bulkConversationAction(ctx, request.body, auditActor(request))),
   );
 
   r.get(
@@ -122,6 +123,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
       await deleteConversation(
         ctx,
         await getConversationFor(ctx, currentUser(request).user, request.params.conversation_id),
+        auditActor(request),
       );
       return ok(null);
     },
@@ -134,6 +136,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
       await vanishConversation(
         ctx,
         await getConversationFor(ctx, currentUser(request).user, request.params.conversation_id),
+        auditActor(request),
       );
       return ok(null);
     },
@@ -147,7 +150,9 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
     async (request) => {
       const row = await getConversationFor(ctx, currentUser(request).user, request.params.conversation_id);
-      return ok(presentConversation(await assignConversation(ctx, row, request.params.username)));
+      return ok(
+        presentConversation(await assignConversation(ctx, row, request.params.username, auditActor(request))),
+      );
     },
   );
 

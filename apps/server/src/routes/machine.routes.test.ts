@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { startEmulator } from '@cc/upstream-emulator';
 import type { Emulator } from '@cc/upstream-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,5 +159,86 @@ describe('servers', () => {
       { cookie: c1 },
     );
     expect(back.code).toBe(1000);
+  });
+
+  it('refuses an address that is neither an IP nor a host name, and a port out of range', async () => {
+    for (const [field, value] of [
+      ['ip_address', '999.1.1.1'],
+      ['ip_address', '10.0.0'],
+      ['ip_address', 'http://10.0.0.1'],
+      ['hostname', 'bad host'],
+    ] as const) {
+      const res = await post('/api/system/addMachine', { ...machine(a, 'gamma'), [field]: value });
+      expect(res.statusCode, `${field}=${value}`).toBe(422);
+      expect(res.json().result.detail).toEqual([
+        expect.objectContaining({ loc: ['body', field], msg: 'validation.machineAddress' }),
+      ]);
+    }
+    for (const port of [0, 65536, 80.5]) {
+      const res = await post('/api/system/addMachine', { ...machine(a, 'gamma'), port });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().result.detail[0].loc).toEqual(['body', 'port']);
+    }
+    const ok = await post('/api/system/addMachine', { ...machine(a, 'gamma'), status: 'disabled' });
+    expect(ok.statusCode).toBe(201);
+    const id = ok.json().result.id as number;
+    const bad = await post('/api/system/updateMachine', { id, ip_address: '300.1.1.1' });
+    expect(bad.statusCode).toBe(422);
+    expect((await get(`/api/system/queryMachine?id=${id}`)).json().result[0].ip_address).toBe('127.0.0.1');
+    await t.app.inject({ method: 'DELETE', url: `/api/system/delMachine/${id}`, headers: { cookie: admin } });
+  });
+
+  it('a new or edited server takes traffic only after a check passes', async () => {
+    // A port nobody listens on.
+    const dead = await new Promise<number>((resolve) => {
+      const srv = createServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const { port: p } = srv.address() as { port: number };
+        srv.close(() => resolve(p));
+      });
+    });
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    const asked = () =>
+      ask(
+        url,
+        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'checked?' },
+        { cookie },
+      );
+
+    const added = await post('/api/system/addMachine', { ...machine(a, 'typo'), port: dead });
+    expect(added.statusCode).toBe(201);
+    const typo = added.json().result;
+    expect(typo).toMatchObject({
+      status: 'offline',
+      last_error: expect.any(String),
+      last_check_time: expect.any(String),
+    });
+    // The only server of the source failed its check: no ask is sent to it.
+    expect((await asked()).frames.pop()).toMatchObject({ type: 'error', tip: 'errors.config' });
+
+    // Fixed to a reachable port: checked at once, online, and asks go there.
+    const fixed = await post('/api/system/updateMachine', { id: typo.id, port: port(a), status: 'online' });
+    expect(fixed.json().result).toMatchObject({ status: 'online', last_error: null });
+    const before = completions(a);
+    expect((await asked()).code).toBe(1000);
+    expect(completions(a)).toBe(before + 1);
+
+    // Moved to a dead port while online: checked again, and offline until a check passes.
+    const moved = await post('/api/system/updateMachine', { id: typo.id, port: dead });
+    expect(moved.json().result).toMatchObject({ status: 'offline', last_error: expect.any(String) });
+    expect((await asked()).frames.pop()).toMatchObject({ type: 'error', tip: 'errors.config' });
+
+    // A change that does not move it (weight) keeps its status without a check.
+    await post('/api/system/updateMachine', { id: typo.id, port: port(a), status: 'online' });
+    const probes = a.requests.filter((r) => r.path === '/v1/models').length;
+    const weighted = await post('/api/system/updateMachine', { id: typo.id, weight: 4 });
+    expect(weighted.json().result).toMatchObject({ status: 'online', weight: 4 });
+    expect(a.requests.filter((r) => r.path === '/v1/models').length).toBe(probes);
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/system/delMachine/${typo.id}`,
+      headers: { cookie: admin },
+    });
   });
 });

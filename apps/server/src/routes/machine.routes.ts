@@ -11,6 +11,7 @@ import {
   envelope,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { auditActor } from '../http/audit-actor';
 import { ok } from '../http/envelope';
 import { presentMachine } from '../presenters/machine.presenter';
 import { resultText } from '../tasks/runner';
@@ -61,20 +62,22 @@ export function machineRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/system/addMachine',
     { config, schema: { tags, body: MachineCreate, response: { 201: envelope(MachineRead) } } },
     async (request, reply) =>
-      reply.status(201).send(ok(presentMachine(await addServer(ctx, request.body)), 201)),
+      reply
+        .status(201)
+        .send(ok(presentMachine(await addServer(ctx, request.body, auditActor(request))), 201)),
   );
 
   r.post(
     '/api/system/updateMachine',
     { config, schema: { tags, body: MachineUpdate, response: { 200: envelope(MachineRead) } } },
-    async (request) => ok(presentMachine(await updateServer(ctx, request.body))),
+    async (request) => ok(presentMachine(await updateServer(ctx, request.body, auditActor(request)))),
   );
 
   r.delete(
     '/api/system/delMachine/:id',
     { config, schema: { tags, params: MachineIdParams, response: { 200: envelope(z.null()) } } },
     async (request) => {
-      await deleteServer(ctx, request.params.id);
+      await deleteServer(ctx, request.params.id, auditActor(request));
       return ok(null);
     },
   );

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AskStatsBucket,
+  AuditPage,
+  AuditQuery,
   CompletionLog,
   CompletionLogQuery,
   ConfigSaved,
@@ -24,7 +26,10 @@ import {
   envelope,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { auditActor } from '../http/audit-actor';
 import { ok } from '../http/envelope';
+import { exportAuditCsv, listAudit } from '../services/audit.service';
+import { runTaskNow, runTaskWith, updateTask } from '../services/task.service';
 import { syncOpenaiWebConversations } from '../services/conversation-sync.service';
 import { completionLogs, serverLogLines } from '../services/log.service';
 import { askStats, requestStats, systemInfo } from '../services/stats.service';
@@ -81,7 +86,16 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/system/action/sync-openai-web-conv',
     { config, schema: { tags: ['system'], response: { 200: envelope(SyncSummary) } } },
     // Through the task runner: one sync at a time (with the scheduled one too), recorded in the task's history.
-    async () => ok(await ctx.tasks.runWith(SYNC_TASK, () => syncOpenaiWebConversations(ctx), describeSync)),
+    async (request) =>
+      ok(
+        await runTaskWith(
+          ctx,
+          SYNC_TASK,
+          () => syncOpenaiWebConversations(ctx),
+          describeSync,
+          auditActor(request),
+        ),
+      ),
   );
 
   // tasks
@@ -94,7 +108,7 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
   r.post(
     '/api/system/task/:name/run',
     { config, schema: { tags: ['tasks'], params: TaskNameParams, response: { 200: envelope(TaskRun) } } },
-    async (request) => ok(await ctx.tasks.runNow(ctx, request.params.name)),
+    async (request) => ok(await runTaskNow(ctx, request.params.name, auditActor(request))),
   );
 
   r.get(
@@ -122,7 +136,7 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: envelope(TaskRead) },
       },
     },
-    async (request) => ok(await ctx.tasks.update(request.params.name, request.body)),
+    async (request) => ok(await updateTask(ctx, request.params.name, request.body, auditActor(request))),
   );
 
   // logs (the viewer polls these: their requests are not logged at INFO)
@@ -164,7 +178,7 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
   r.put(
     '/api/system/config',
     { config, schema: { tags: ['config'], body: ConfigWrite, response: { 200: envelope(ConfigSaved) } } },
-    async (request) => ok(await saveSystemConfig(ctx, request.body)),
+    async (request) => ok(await saveSystemConfig(ctx, request.body, auditActor(request))),
   );
 
   r.get(
@@ -185,6 +199,42 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
       config,
       schema: { tags: ['config'], body: CredentialsWrite, response: { 200: envelope(CredentialsRead) } },
     },
-    async (request) => ok(await writeCredentials(ctx, request.body)),
+    async (request) => ok(await writeCredentials(ctx, request.body, auditActor(request))),
+  );
+
+  // audit log (read-only: no route edits or deletes entries)
+  r.get(
+    '/api/system/audit',
+    {
+      config,
+      schema: {
+        tags: ['audit'],
+        summary: 'Audit log entries, newest first, filtered by actor, action, target and time',
+        querystring: AuditQuery,
+        response: { 200: envelope(AuditPage) },
+      },
+    },
+    async (request) => ok(await listAudit(ctx, request.query)),
+  );
+
+  r.get(
+    '/api/system/audit.csv',
+    {
+      config,
+      schema: {
+        tags: ['audit'],
+        summary: 'The matching audit log entries as CSV (same filters, paging ignored)',
+        querystring: AuditQuery,
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportAuditCsv(ctx, request.query);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(`\uFEFF${csv}`);
+    },
   );
 }

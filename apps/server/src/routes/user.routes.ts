@@ -11,11 +11,19 @@ import {
   envelope,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { auditActor } from '../http/audit-actor';
 import { currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { isSuperuser } from '../policies/user.policy';
 import { presentUser } from '../presenters/user.presenter';
-import { deleteUser, getUser, listUsers, updateUser, updateUserSettings } from '../services/user.service';
+import {
+  deleteUser,
+  getUser,
+  listUsers,
+  resetChatStatus,
+  updateUser,
+  updateUserSettings,
+} from '../services/user.service';
 
 const SelfRead = z.union([UserReadAdmin, UserRead]);
 
@@ -53,6 +61,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         userId: user.id,
         patch: request.body,
         actingSessionId: session.id,
+        actor: auditActor(request),
       });
       return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current() }));
     },
@@ -104,6 +113,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         patch: request.body,
         actingSessionId: session.id,
         actorId: user.id,
+        actor: auditActor(request),
       });
       return ok(presentUser(loaded, { admin: true }) as UserReadAdmin);
     },
@@ -121,7 +131,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await deleteUser(ctx, request.params.user_id, currentUser(request).user.id);
+      await deleteUser(ctx, request.params.user_id, currentUser(request).user.id, auditActor(request));
       return ok(null);
     },
   );
@@ -138,11 +148,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: envelope(UserReadAdmin) },
       },
     },
-    async (request) => {
-      const loaded = await getUser(ctx, request.params.user_id);
-      await ctx.coordination.chatStatus.release(loaded.row.id);
-      return ok(presentUser(await getUser(ctx, loaded.row.id), { admin: true }) as UserReadAdmin);
-    },
+    async (request) =>
+      ok(
+        presentUser(await resetChatStatus(ctx, request.params.user_id, auditActor(request)), {
+          admin: true,
+        }) as UserReadAdmin,
+      ),
   );
 
   r.patch(
@@ -159,9 +170,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request) =>
       ok(
-        presentUser(await updateUserSettings(ctx, request.params.user_id, request.body), {
-          admin: true,
-        }) as UserReadAdmin,
+        presentUser(
+          await updateUserSettings(ctx, request.params.user_id, request.body, auditActor(request)),
+          {
+            admin: true,
+          },
+        ) as UserReadAdmin,
       ),
   );
 }

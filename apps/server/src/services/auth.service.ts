@@ -5,6 +5,7 @@ import { fail } from '../errors/app-error';
 import { nowIso } from '../repositories/executor';
 import { sessionRepository } from '../repositories/session.repository';
 import { userRepository } from '../repositories/user.repository';
+import { recordAudit } from './audit.service';
 import { verifyPassword } from './password';
 
 /** Session digests are HMACs of the cookie token; the token itself is never stored. */
@@ -69,15 +70,52 @@ async function reserveAttempt(ctx: AppContext, keys: { account: string; address:
 /**
  * Checks credentials and opens a server-side session. Failures are throttled with 429 per account and per
  * address (see `reserveAttempt`); a success gives its reservation back, failures keep theirs for the window.
+ * Every attempt is in the audit log: a success under the user, a failure (wrong password, unknown or inactive
+ * user, throttled) under the username tried.
  */
 export async function login(ctx: AppContext, input: LoginInput): Promise<LoginResult> {
+  const db = ctx.dbHandle.db;
+  let found: UserRow | undefined;
+  let user: UserRow;
+  try {
+    await reserveAttempt(ctx, throttleKeys(input));
+    found = await userRepository(db).findByUsername(input.username);
+    const valid = await verifyPassword(found?.hashed_password ?? null, input.password);
+    if (!found || !valid || found.is_active !== 1) throw fail.badCredentials();
+    user = found;
+  } catch (e) {
+    await recordAudit(
+      ctx,
+      { id: null, name: input.username, address: input.ip },
+      {
+        action: 'auth.login_failed',
+        targetType: 'user',
+        targetId: found?.id ?? null,
+        targetLabel: input.username,
+        outcome: 'failure',
+      },
+    ).catch((err: unknown) => ctx.log.error({ err }, 'audit entry of a failed login not written'));
+    throw e;
+  }
+  const result = await openSession(ctx, input, user);
+  await recordAudit(
+    ctx,
+    { id: user.id, name: user.username, address: input.ip },
+    {
+      action: 'auth.login',
+      targetType: 'user',
+      targetId: user.id,
+      targetLabel: user.username,
+    },
+  );
+  return result;
+}
+
+/** A checked login: gives the throttle reservations back and opens the session. */
+async function openSession(ctx: AppContext, input: LoginInput, user: UserRow): Promise<LoginResult> {
   const { auth } = ctx.config;
   const keys = throttleKeys(input);
-  await reserveAttempt(ctx, keys);
   const db = ctx.dbHandle.db;
-  const user = await userRepository(db).findByUsername(input.username);
-  const valid = await verifyPassword(user?.hashed_password ?? null, input.password);
-  if (!user || !valid || user.is_active !== 1) throw fail.badCredentials();
   const counter = ctx.coordination.counter;
   await counter.decrement(keys.account);
   await counter.decrement(keys.address);

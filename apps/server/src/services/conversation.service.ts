@@ -13,6 +13,7 @@ import { fail, isAppError } from '../errors/app-error';
 import { canAccessConversation } from '../policies/conversation.policy';
 import { messageToRow, presentHistory } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
+import type { Executor } from '../repositories/executor';
 import type { ConversationFilter } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
 import { userRepository } from '../repositories/user.repository';
@@ -20,6 +21,8 @@ import { UpstreamError } from '../sources/errors';
 import { generateApiTitle } from '../sources/openai-api';
 import { webClient } from '../sources/openai-web/client';
 import { convertWebConversation } from '../sources/openai-web/convert';
+import { diffChanges, recordAudit } from './audit.service';
+import type { AuditActor, AuditChanges } from './audit.service';
 import { relayUpstreamUrl } from './file.service';
 import type { RelayedDownload } from './file.service';
 
@@ -122,11 +125,41 @@ export async function renameConversation(
   return updated ?? row;
 }
 
-/** Invalidates (soft delete); web conversations are also hidden upstream. */
-export async function deleteConversation(ctx: AppContext, row: ConversationRow): Promise<void> {
+/** Records an administrative action on a conversation (the audit log names it by its title). */
+function auditConversation(
+  ctx: AppContext,
+  actor: AuditActor | undefined,
+  action: 'conversation.invalidate' | 'conversation.vanish' | 'conversation.assign',
+  row: ConversationRow,
+  changes: AuditChanges,
+  db: Executor,
+): Promise<void> {
+  const target = {
+    targetType: 'conversation' as const,
+    targetId: row.conversation_id,
+    targetLabel: row.title,
+  };
+  return recordAudit(ctx, actor, { action, ...target, changes }, db);
+}
+
+/**
+ * Invalidates (soft delete); web conversations are also hidden upstream. Done to someone else's conversation (an
+ * admin's action), it is recorded in the audit log.
+ */
+export async function deleteConversation(
+  ctx: AppContext,
+  row: ConversationRow,
+  actor?: AuditActor,
+): Promise<void> {
   if (!row.is_valid) throw fail.conversationAlreadyDeleted();
   if (row.source === 'openai_web') await hideUpstream(ctx, row);
-  await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { is_valid: 0 });
+  await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    await conversationRepository(trx).update(row.conversation_id, { is_valid: 0 });
+    if (actor && actor.id !== row.user_id) {
+      const changes: AuditChanges = { is_valid: [true, false] };
+      await auditConversation(ctx, actor, 'conversation.invalidate', row, changes, trx);
+    }
+  });
 }
 
 async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void> {
@@ -135,24 +168,49 @@ async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void
     .catch((err: unknown) => ctx.log.warn({ err }, 'upstream hide failed'));
 }
 
-/** Destroys: hidden upstream if still valid, then the row and its messages are removed. */
-export async function vanishConversation(ctx: AppContext, row: ConversationRow): Promise<void> {
+/** Destroys: hidden upstream if still valid, then the row and its messages are removed (and audited). */
+export async function vanishConversation(
+  ctx: AppContext,
+  row: ConversationRow,
+  actor?: AuditActor,
+): Promise<void> {
   if (row.is_valid && row.source === 'openai_web') await hideUpstream(ctx, row);
-  await ctx.dbHandle.db
-    .transaction()
-    .execute((trx) => conversationRepository(trx).delete(row.conversation_id));
+  const before = { title: row.title, user_id: row.user_id, source: row.source, is_valid: row.is_valid === 1 };
+  await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    await conversationRepository(trx).delete(row.conversation_id);
+    await auditConversation(ctx, actor, 'conversation.vanish', row, diffChanges(before, null), trx);
+  });
+}
+
+/** Gives a conversation to another user (by username), recorded in the audit log with both owners. */
+async function assignTo(
+  ctx: AppContext,
+  row: ConversationRow,
+  owner: UserRow,
+  actor: AuditActor | undefined,
+): Promise<ConversationRow> {
+  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const updated =
+      (await conversationRepository(trx).update(row.conversation_id, { user_id: owner.id })) ?? row;
+    const previous = row.user_id === null ? null : await userRepository(trx).findById(row.user_id);
+    const changes: AuditChanges = {
+      user_id: [row.user_id, owner.id],
+      owner: [previous?.username ?? null, owner.username],
+    };
+    await auditConversation(ctx, actor, 'conversation.assign', row, changes, trx);
+    return updated;
+  });
 }
 
 export async function assignConversation(
   ctx: AppContext,
   row: ConversationRow,
   username: string,
+  actor?: AuditActor,
 ): Promise<ConversationRow> {
   const user = await userRepository(ctx.dbHandle.db).findByUsername(username);
   if (!user) throw fail.userNotExist(ERROR_DETAILS.username, { username });
-  return (
-    (await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { user_id: user.id })) ?? row
-  );
+  return assignTo(ctx, row, user, actor);
 }
 
 /** A title for a conversation that has none (an existing title is returned as is). */
@@ -260,6 +318,8 @@ export async function listConversationsPage(
 export async function bulkConversationAction(
   ctx: AppContext,
   input: ConversationBulkRequest,
+  /** Who acts (each conversation changed is recorded in the audit log). */
+  actor?: AuditActor,
 ): Promise<ConversationBulkResult> {
   const repo = conversationRepository(ctx.dbHandle.db);
   let owner: UserRow | undefined;
@@ -276,9 +336,9 @@ export async function bulkConversationAction(
     try {
       const row = await repo.findByUuid(id);
       if (!row) throw fail.conversationNotFound();
-      if (input.action === 'invalidate') await deleteConversation(ctx, row);
-      else if (input.action === 'vanish') await vanishConversation(ctx, row);
-      else if (owner) await repo.update(id, { user_id: owner.id });
+      if (input.action === 'invalidate') await deleteConversation(ctx, row, actor);
+      else if (input.action === 'vanish') await vanishConversation(ctx, row, actor);
+      else if (owner) await assignTo(ctx, row, owner, actor);
       result.succeeded.push(id);
     } catch (e) {
       if (!isAppError(e)) ctx.log.error({ err: e, conversation_id: id }, 'bulk conversation action failed');

@@ -1,9 +1,11 @@
 import type { AppContext } from '../app-context';
 import { askLogRepository } from '../repositories/ask-log.repository';
+import { auditLogRepository } from '../repositories/audit-log.repository';
 import { nowIso } from '../repositories/executor';
 import { rateEventRepository } from '../repositories/rate-event.repository';
 import { requestLogRepository } from '../repositories/request-log.repository';
 import { sessionRepository } from '../repositories/session.repository';
+import { sharedCapRepository } from '../repositories/shared-cap.repository';
 import { taskRepository } from '../repositories/task.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
 
@@ -17,6 +19,8 @@ export interface RetentionSummary {
   sessions: number;
   rate_events: number;
   task_runs: number;
+  shared_cap_events: number;
+  audit_logs: number;
 }
 
 function before(seconds: number): string {
@@ -45,12 +49,14 @@ async function longestRateWindow(ctx: AppContext): Promise<number> {
 }
 
 /**
- * Purges what is past its time: request and ask logs older than their TTL (-1 keeps them; read live from the
- * config), expired sessions, rate events older than the longest window in use, and task runs older than 30 days.
+ * Purges what is past its time: request and ask logs and audit entries older than their TTL (-1 keeps them; read
+ * live from the config), expired sessions, rate events older than the longest window in use, task runs older
+ * than 30 days and shared-cap places older than a day (the cap's window is 3 hours). The only deletion of audit
+ * entries there is.
  */
 export async function purgeExpiredData(ctx: AppContext): Promise<RetentionSummary> {
   const db = ctx.dbHandle.db;
-  const { ask_stats_ttl, request_stats_ttl } = ctx.runtime.current().stats;
+  const { ask_stats_ttl, request_stats_ttl, audit_log_ttl } = ctx.runtime.current().stats;
   return {
     request_logs:
       request_stats_ttl < 0 ? 0 : await requestLogRepository(db).purgeBefore(before(request_stats_ttl)),
@@ -60,5 +66,7 @@ export async function purgeExpiredData(ctx: AppContext): Promise<RetentionSummar
       before(Math.max(DAY_S, await longestRateWindow(ctx))),
     ),
     task_runs: await taskRepository(db).purgeRunsBefore(before(TASK_RUNS_TTL_S)),
+    shared_cap_events: await sharedCapRepository(db).purgeBefore(before(DAY_S)),
+    audit_logs: audit_log_ttl < 0 ? 0 : await auditLogRepository(db).purgeBefore(before(audit_log_ttl)),
   };
 }

@@ -1,6 +1,6 @@
 import type { CommonStatus } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import { askLogRepository } from '../repositories/ask-log.repository';
+import { sharedCapKey, sharedCapRepository } from '../repositories/shared-cap.repository';
 import { userRepository } from '../repositories/user.repository';
 
 const CACHE_MS = 5_000;
@@ -8,7 +8,8 @@ let cached: { at: number; ctx: AppContext; value: CommonStatus } | null = null;
 
 /**
  * What every user may see: active users (non-superusers) in 5 min / 1 h / 1 day, whether the web source is
- * saturated, how many asks wait, and the shared web GPT-4 use in the last 3 hours. Counts run on indexed columns.
+ * saturated, how many asks wait, and the shared web GPT-4 use in the last 3 hours (the asks the cap admitted, as
+ * the cap counts them). Counts run on indexed columns.
  */
 export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
   if (cached && cached.ctx === ctx && Date.now() - cached.at < CACHE_MS) return cached.value;
@@ -28,7 +29,10 @@ export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
     chatbot_waiting_count:
       (await ctx.scheduler.snapshot('openai_web')).waiting +
       (await ctx.scheduler.snapshot('openai_api')).waiting,
-    gpt4_count_in_3_hours: await askLogRepository(db).countSince(since(3 * 3600_000), 'openai_web', 'gpt_4'),
+    gpt4_count_in_3_hours: await sharedCapRepository(db).countSince(
+      sharedCapKey('openai_web', 'gpt_4'),
+      since(3 * 3600_000),
+    ),
   };
   cached = { at: now, ctx, value };
   return value;

@@ -13,6 +13,8 @@ import type { Config, ConfigSaved, CredentialsRead } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { AppError } from '../errors/app-error';
 import { SYNC_TASK } from '../tasks/builtin';
+import { diffChanges, recordAudit } from './audit.service';
+import type { AuditActor, AuditChanges } from './audit.service';
 import { loadCredentials, saveCredentials } from './credentials.service';
 import { announceChange } from './shared-changes.service';
 
@@ -108,7 +110,12 @@ export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.curr
  * (the upstream directory is refreshed) and the conversation sync schedule. The secrets inside the config are
  * never stored through the API. Returns the changed keys that wait for a restart.
  */
-export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Promise<ConfigSaved> {
+export async function saveSystemConfig(
+  ctx: AppContext,
+  input: ConfigWrite,
+  /** Who saves it (the changed keys are recorded in the audit log, secrets masked). */
+  actor?: AuditActor,
+): Promise<ConfigSaved> {
   const before = ctx.runtime.current();
   const changed = changedKeys(presentConfig(ctx, before), input).filter((k) => !isSecret(k));
   // Listen address, database, secrets, logging and the boot-time admin come from config.yaml/env only: saving
@@ -168,7 +175,17 @@ export async function saveSystemConfig(ctx: AppContext, input: ConfigWrite): Pro
   }
   await ctx.upstream.refresh();
   announceChange(ctx, 'config');
-  return { config: presentConfig(ctx), restart_required: restart };
+  const shown = presentConfig(ctx);
+  const changes = diffChanges(presentConfig(ctx, before), shown, isSecret);
+  if (Object.keys(changes).length > 0) {
+    await recordAudit(ctx, actor, {
+      action: 'config.update',
+      targetType: 'config',
+      targetLabel: 'config',
+      changes,
+    });
+  }
+  return { config: shown, restart_required: restart };
 }
 
 let schemas: { config: Tree; credentials: Tree } | null = null;
@@ -199,15 +216,34 @@ export async function readCredentials(ctx: AppContext): Promise<CredentialsRead>
  * Stores the credentials sealed (write-only): a new value replaces, null clears, the mask or an absent key keeps
  * the stored value. The upstream directory picks them up at once.
  */
-export async function writeCredentials(ctx: AppContext, input: CredentialsWrite): Promise<CredentialsRead> {
+export async function writeCredentials(
+  ctx: AppContext,
+  input: CredentialsWrite,
+  /** Who writes them (the audit log records which changed, never the values). */
+  actor?: AuditActor,
+): Promise<CredentialsRead> {
   const stored = await loadCredentials(ctx);
   const pick = (value: string | null | undefined, old: string | null) =>
     value === undefined || value === MASKED_SECRET ? old : value;
-  await saveCredentials(ctx, {
+  const next = {
     openai_web_access_token: pick(input.openai_web_access_token, stored.openai_web_access_token),
     openai_api_key: pick(input.openai_api_key, stored.openai_api_key),
-  });
+  };
+  await saveCredentials(ctx, next);
   await ctx.upstream.refresh();
   announceChange(ctx, 'credentials');
+  const shown = (v: string | null) => (v ? MASKED_SECRET : null);
+  const changes: AuditChanges = {};
+  for (const key of ['openai_web_access_token', 'openai_api_key'] as const) {
+    if (next[key] !== stored[key]) changes[key] = [shown(stored[key]), shown(next[key])];
+  }
+  if (Object.keys(changes).length > 0) {
+    await recordAudit(ctx, actor, {
+      action: 'credentials.update',
+      targetType: 'credentials',
+      targetLabel: 'credentials',
+      changes,
+    });
+  }
   return readCredentials(ctx);
 }

@@ -24,7 +24,10 @@ const OPENAI_API_DEFAULT = 'https://api.openai.com/v1/';
 /** Base URL of a servers row. */
 export function serverBaseUrl(r: Pick<ServerRow, 'use_tls' | 'ip_address' | 'port' | 'base_path'>): string {
   const path = r.base_path.startsWith('/') ? r.base_path : `/${r.base_path}`;
-  return `${r.use_tls ? 'https' : 'http'}://${r.ip_address}:${r.port}${path}`;
+  // A bare IPv6 address goes in brackets in a URL.
+  const host =
+    r.ip_address.includes(':') && !r.ip_address.startsWith('[') ? `[${r.ip_address}]` : r.ip_address;
+  return `${r.use_tls ? 'https' : 'http'}://${host}:${r.port}${path}`;
 }
 
 /** What the directory reads: the servers and credentials (database, secret box) and the live config. */

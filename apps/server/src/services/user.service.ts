@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { API_MODELS, ERROR_DETAILS, WEB_MODELS } from '@cc/contracts';
+import { API_MODELS, ERROR_DETAILS, MASKED_SECRET, WEB_MODELS } from '@cc/contracts';
 import type { UserCreate, UserSettingUpdate, UserUpdateAdmin, UserUpdateSelf } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow, UserRowUpdate } from '../db/schema';
 import { fail } from '../errors/app-error';
+import { joinSettings } from '../presenters/user.presenter';
 import type { LoadedUser } from '../presenters/user.presenter';
 import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
@@ -12,6 +13,8 @@ import { quotaRepository } from '../repositories/quota.repository';
 import { sessionRepository } from '../repositories/session.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
 import { userRepository } from '../repositories/user.repository';
+import { diffChanges, recordAudit } from './audit.service';
+import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
 import { hashPassword } from './password';
 import { sealedCustomKey, splitSettings } from './user-settings';
@@ -27,6 +30,35 @@ async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
     const setting = byUser.get(row.id);
     return setting ? [{ row, setting, counters: counters.filter((c) => c.user_id === row.id) }] : [];
   });
+}
+
+/** A user's fields as the audit log compares them (no password hash: a new password is recorded masked). */
+function auditedUser(row: UserRow) {
+  return {
+    username: row.username,
+    nickname: row.nickname,
+    email: row.email,
+    avatar: row.avatar,
+    remark: row.remark,
+    is_active: row.is_active === 1,
+    is_superuser: row.is_superuser === 1,
+    is_verified: row.is_verified === 1,
+  };
+}
+
+/**
+ * A user's settings and counters as the audit log compares them (the sealed custom key only shows a change). A
+ * per-model count of -1 is left out: unlimited is the same as no count for that model.
+ */
+function auditedSettings(loaded: LoadedUser) {
+  const { credits, openai_web, openai_api } = joinSettings(loaded.setting, loaded.counters);
+  const limited = (counts: Record<string, number | undefined>) =>
+    Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== -1));
+  return {
+    credits,
+    openai_web: { ...openai_web, per_model_ask_count: limited(openai_web.per_model_ask_count) },
+    openai_api: { ...openai_api, per_model_ask_count: limited(openai_api.per_model_ask_count) },
+  };
 }
 
 /** Loads one user with settings and counters; 404 when missing. */
@@ -81,6 +113,8 @@ export interface CreateUserInput {
   user: UserCreate;
   /** Settings to start with; default: the config's `user_defaults`. */
   settings?: Omit<UserSettingUpdate, 'openai_web_chat_status'>;
+  /** Who creates it (recorded in the audit log); none at boot. */
+  actor?: AuditActor;
 }
 
 /** Creates a user with its settings row and counters; a taken username → "user already exists". */
@@ -109,6 +143,18 @@ export async function createUser(ctx: AppContext, input: CreateUserInput): Promi
     const { stored, counters } = splitSettings(ctx.secretBox, settings, null);
     await userSettingRepository(trx).insert(row.id, stored);
     await quotaRepository(trx).replaceForUser(row.id, counters);
+    await recordAudit(
+      ctx,
+      input.actor,
+      {
+        action: 'user.create',
+        targetType: 'user',
+        targetId: row.id,
+        targetLabel: row.username,
+        changes: { ...diffChanges(null, auditedUser(row)), password: [null, MASKED_SECRET] },
+      },
+      trx,
+    );
     return getUser(ctx, row.id, trx);
   });
 }
@@ -121,6 +167,8 @@ export interface UpdateUserInput {
   actingSessionId?: string;
   /** The acting user: an admin may not demote or deactivate themself. */
   actorId?: number;
+  /** Who changes it (recorded in the audit log). */
+  actor?: AuditActor;
 }
 
 /**
@@ -169,7 +217,22 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     const sessions = sessionRepository(trx);
     if (admin.is_active === false) await sessions.deleteForUser(userId);
     else if (hashed) await sessions.deleteForUser(userId, input.actingSessionId);
-    return getUser(ctx, userId, trx);
+    const loaded = await getUser(ctx, userId, trx);
+    const changes = diffChanges(auditedUser(existing), auditedUser(loaded.row));
+    if (hashed) changes.password = [MASKED_SECRET, MASKED_SECRET];
+    await recordAudit(
+      ctx,
+      input.actor,
+      {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: userId,
+        targetLabel: existing.username,
+        changes,
+      },
+      trx,
+    );
+    return loaded;
   });
   if (admin.is_active === false) await stopAnswerOf(ctx, userId);
   return updated;
@@ -187,7 +250,13 @@ async function stopAnswerOf(ctx: AppContext, userId: number): Promise<void> {
  * files they uploaded are removed from disk. An admin cannot delete themself, nor anyone the last active
  * superuser.
  */
-export async function deleteUser(ctx: AppContext, userId: number, actorId: number): Promise<void> {
+export async function deleteUser(
+  ctx: AppContext,
+  userId: number,
+  actorId: number,
+  /** Who deletes it (recorded in the audit log). */
+  actor?: AuditActor,
+): Promise<void> {
   if (userId === actorId) throw fail.cannotDeleteSelf();
   const storageNames = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const users = userRepository(trx);
@@ -197,6 +266,18 @@ export async function deleteUser(ctx: AppContext, userId: number, actorId: numbe
     if (isLastActiveSuperuser(existing, active)) throw fail.lastActiveSuperuser();
     const names = await fileRepository(trx).storageNamesOf(userId);
     if (!(await users.deleteById(userId))) throw fail.userNotExist();
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'user.delete',
+        targetType: 'user',
+        targetId: userId,
+        targetLabel: existing.username,
+        changes: diffChanges(auditedUser(existing), null),
+      },
+      trx,
+    );
     return names;
   });
   await stopAnswerOf(ctx, userId);
@@ -208,18 +289,52 @@ export async function updateUserSettings(
   ctx: AppContext,
   userId: number,
   update: UserSettingUpdate,
+  /** Who changes them (recorded in the audit log). */
+  actor?: AuditActor,
 ): Promise<LoadedUser> {
   const loaded = await ctx.dbHandle.db.transaction().execute(async (trx) => {
-    const current = await userSettingRepository(trx).findByUserId(userId);
-    if (!current) throw fail.userNotExist();
+    const before = await getUser(ctx, userId, trx);
+    const current = before.setting;
     const { stored, counters } = splitSettings(ctx.secretBox, update, sealedCustomKey(current));
     await userSettingRepository(trx).update(userId, stored);
     await quotaRepository(trx).replaceForUser(userId, counters);
-    return getUser(ctx, userId, trx);
+    const after = await getUser(ctx, userId, trx);
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'user.settings',
+        targetType: 'user',
+        targetId: userId,
+        targetLabel: before.row.username,
+        changes: diffChanges(auditedSettings(before), auditedSettings(after), (k) => k.endsWith('.key')),
+      },
+      trx,
+    );
+    return after;
   });
   // Resetting the status to idling frees a user whose ask is stuck (the lease would expire anyway).
   if (update.openai_web_chat_status === 'idling') await ctx.coordination.chatStatus.release(userId);
   return loaded;
+}
+
+/** Frees a user whose chat status is stuck (asking/queueing → idling); quotas are left as they are. */
+export async function resetChatStatus(
+  ctx: AppContext,
+  userId: number,
+  actor: AuditActor,
+): Promise<LoadedUser> {
+  const loaded = await getUser(ctx, userId);
+  const before = (await ctx.coordination.chatStatus.get(userId)) ?? 'idling';
+  await ctx.coordination.chatStatus.release(userId);
+  await recordAudit(ctx, actor, {
+    action: 'user.reset_chat_status',
+    targetType: 'user',
+    targetId: userId,
+    targetLabel: loaded.row.username,
+    changes: before === 'idling' ? {} : { chat_status: [before, 'idling'] },
+  });
+  return getUser(ctx, userId);
 }
 
 /**

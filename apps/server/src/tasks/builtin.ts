@@ -62,7 +62,7 @@ export const BUILTIN_TASKS: readonly TaskDefinition<AppContext>[] = [
   {
     name: RETENTION_TASK,
     description:
-      'Purge request and ask logs past their TTL, expired sessions, old rate-limit events and old task runs.',
+      'Purge request and ask logs and audit entries past their TTL, expired sessions, old rate-limit events, old task runs and old shared-cap places.',
     defaults: () => ({ enabled: true, intervalSeconds: 3600 }),
     async run(ctx: AppContext) {
       const p = await purgeExpiredData(ctx);

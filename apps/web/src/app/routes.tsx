@@ -30,6 +30,7 @@ const ADMIN_COMPONENTS: Record<
       Component: m.OpenaiSettingsPage,
     })),
   config: () => import('../features/admin/config/config-page').then((m) => ({ Component: m.ConfigPage })),
+  audit: () => import('../features/admin/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
 };
 
 /** SPEC §2 route table with the §5 guards. Chat, history and admin pages load as separate chunks. */

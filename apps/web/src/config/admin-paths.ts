@@ -1,5 +1,8 @@
 /** The one registry of the admin API URLs (superuser-only endpoints). */
-import type { ChatSource } from '@cc/contracts';
+import type { AuditQuery as AuditQueryShape, ChatSource } from '@cc/contracts';
+
+/** Audit log filters and page (every one optional). */
+export type AuditQuery = Partial<AuditQueryShape>;
 
 type QueryValue = string | number | boolean | undefined | null;
 
@@ -86,4 +89,7 @@ export const adminApiPaths = {
   config: '/api/system/config',
   configSchema: '/api/system/config/schema',
   credentials: '/api/system/credentials',
+  // audit log
+  audit: (query: AuditQuery = {}) => withQuery('/api/system/audit', { ...query }),
+  auditCsv: (query: AuditQuery = {}) => withQuery('/api/system/audit.csv', { ...query }),
 } as const;

@@ -23,6 +23,7 @@ export const ADMIN_PAGES = [
   'log',
   'openai_settings',
   'config',
+  'audit',
 ] as const;
 export type AdminPage = (typeof ADMIN_PAGES)[number];
 

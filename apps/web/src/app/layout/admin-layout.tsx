@@ -13,6 +13,7 @@ const TITLE_KEYS: Record<(typeof ADMIN_PAGES)[number], string> = {
   log: 'admin.logTitle',
   openai_settings: 'admin.openaiSettingsTitle',
   config: 'admin.configTitle',
+  audit: 'admin.auditTitle',
 };
 
 /** Admin area: a side menu of the admin pages and the page itself. */

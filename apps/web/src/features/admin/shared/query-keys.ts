@@ -18,4 +18,5 @@ export const adminKeys = {
   config: ['admin', 'config'] as const,
   configSchema: ['admin', 'config', 'schema'] as const,
   credentials: ['admin', 'credentials'] as const,
+  audit: (filter: object) => ['admin', 'audit', filter] as const,
 };

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
 import type { FieldErrors } from '../../shared/form-errors';
-import { notifySuccess } from '../../shared/notify';
+import { notifySuccess, notifyWarning } from '../../shared/notify';
 import { NumberField } from '../../shared/number-field';
 import { useAddMachine } from '../api/add-machine';
 import { useUpdateMachine } from '../api/update-machine';
@@ -45,9 +45,13 @@ export function MachineForm({ machine, onDone }: { machine?: MachineRead; onDone
     setShowRequired(missingRequired(values));
     if (issues.length > 0) return;
     try {
-      if (machine) await update.mutateAsync(updatePayload(machine.id, values));
-      else await add.mutateAsync(machinePayload(values));
-      notifySuccess(machine ? ta('common.saved') : ta('machine.added'));
+      const saved = machine
+        ? await update.mutateAsync(updatePayload(machine.id, values))
+        : await add.mutateAsync(machinePayload(values));
+      // Asked to be online, it was checked first: a failed check leaves it offline, and the admin is told why.
+      if (values.status === 'online' && saved.status !== 'online')
+        notifyWarning(ta('machine.checkFailed', { error: saved.last_error ?? '' }));
+      else notifySuccess(machine ? ta('common.saved') : ta('machine.added'));
       onDone();
     } catch (error) {
       setErrors(serverIssuesToErrors(issuesOf(error), t, exists));
@@ -111,6 +115,7 @@ export function MachineForm({ machine, onDone }: { machine?: MachineRead; onDone
         />
         <Select
           label={ta('machine.status')}
+          description={ta('machine.statusCheckHint')}
           required
           data={MACHINE_STATUSES.map((s) => ({ value: s, label: ta(`machine.statuses.${s}`) }))}
           value={values.status || null}

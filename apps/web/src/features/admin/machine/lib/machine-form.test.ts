@@ -19,6 +19,14 @@ describe('machine form', () => {
     });
   });
 
+  it('refuses an address that is neither an IP nor a host name (a typo such as 999.1.1.1)', () => {
+    const values = { ...EMPTY_MACHINE_FORM, hostname: 'api-1', ip_address: '999.1.1.1' };
+    expect(validateMachine(values)).toEqual([
+      expect.objectContaining({ path: ['ip_address'], message: 'validation.machineAddress' }),
+    ]);
+    expect(validateMachine({ ...values, ip_address: 'api.example.com' })).toEqual([]);
+  });
+
   it('checks the port range and accepts a complete server', () => {
     const values = { ...EMPTY_MACHINE_FORM, hostname: 'api-1', ip_address: '10.0.0.1' };
     expect(validateMachine(values)).toEqual([]);
