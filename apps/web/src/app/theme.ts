@@ -1,4 +1,4 @@
-import { InputClearButton, Pagination, createTheme } from '@mantine/core';
+import { InputClearButton, Menu, Pagination, createTheme } from '@mantine/core';
 import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
 
 /**
@@ -131,7 +131,8 @@ const PAGINATION_CONTROLS = {
 
 /**
  * The app's theme: teal primary, shade 8 for filled parts in both schemes (white text on it reads at 4.5:1), and
- * names for Mantine's icon-only buttons (close, clear, pagination arrows) so no button is left unnamed.
+ * names for Mantine's icon-only buttons (close, clear, pagination arrows) so no button is left unnamed. A coloured
+ * menu item takes `c` (the colour's text shade), not `color` (shade 6, too light for text on white).
  */
 export function createAppTheme(labels: ThemeLabels) {
   return createTheme({
@@ -146,6 +147,9 @@ export function createAppTheme(labels: ThemeLabels) {
       // CloseButton's props type leaves out the button attributes it passes on, so no `extend` helper here.
       CloseButton: { defaultProps: { 'aria-label': labels.close } },
       InputClearButton: InputClearButton.extend({ defaultProps: { 'aria-label': labels.clear } }),
+      // Without the hidden focus placeholder (a role="presentation" child a menu may not hold), an opened menu
+      // focuses itself and the arrow keys move to its items.
+      Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
       Pagination: Pagination.extend({
         defaultProps: {
           getControlProps: (control) => ({ 'aria-label': labels[PAGINATION_CONTROLS[control]] }),

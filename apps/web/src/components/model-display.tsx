@@ -26,7 +26,7 @@ export const TEXT_COLOR_VALUES: Record<string, string> = {
 };
 
 function textColor(name: string): string {
-  return TEXT_COLOR_VALUES[name] ?? TEXT_COLOR_VALUES.green!;
+  return TEXT_COLOR_VALUES[name] ?? 'var(--cc-model-green)';
 }
 
 const FALLBACK: ModelDisplay = { label: '', color: 'green', style: 'default' };
@@ -96,13 +96,7 @@ export function ModelLabel({
   return (
     <Group gap={6} wrap="nowrap" component="span">
       {withAvatar && <ModelAvatar model={model} size={20} decorative />}
-      <Text
-        component="span"
-        fw={600}
-        size="sm"
-        c={textColor(display.color)}
-        data-model-color={display.color}
-      >
+      <Text component="span" fw={600} size="sm" c={textColor(display.color)} data-model-color={display.color}>
         {display.label}
       </Text>
     </Group>
