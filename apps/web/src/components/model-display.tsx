@@ -3,7 +3,7 @@ import { AVATAR_COLORS, MODEL_DISPLAY } from '@cc/contracts';
 import type { AnyModel, ModelDisplay, ModelStyle } from '@cc/contracts';
 import { CodeIcon, GlobeIcon, ImageIcon, PuzzleIcon, SparkIcon, UserIcon } from './icons';
 
-/** CSS colours of the SPEC §9 model and avatar colour names. */
+/** CSS colours of the SPEC §9 model and avatar colour names (avatar backgrounds under a white icon). */
 export const COLOR_VALUES: Record<string, string> = {
   green: '#10a37f',
   darkgreen: '#0b6b53',
@@ -13,6 +13,21 @@ export const COLOR_VALUES: Record<string, string> = {
   lightblue: '#3da5d9',
   darkblue: '#1f4e8c',
 };
+
+/**
+ * The model name colours as text: CSS variables (styles/app.css) shaded per theme, so a name reads at 4.5:1 on the
+ * page, on cards and on its own light badge in light and dark alike.
+ */
+export const TEXT_COLOR_VALUES: Record<string, string> = {
+  green: 'var(--cc-model-green)',
+  darkgreen: 'var(--cc-model-darkgreen)',
+  purple: 'var(--cc-model-purple)',
+  darkpurple: 'var(--cc-model-darkpurple)',
+};
+
+function textColor(name: string): string {
+  return TEXT_COLOR_VALUES[name] ?? 'var(--cc-model-green)';
+}
 
 const FALLBACK: ModelDisplay = { label: '', color: 'green', style: 'default' };
 
@@ -29,8 +44,19 @@ const STYLE_ICONS: Record<ModelStyle, typeof SparkIcon> = {
   dalle: ImageIcon,
 };
 
-/** The model's avatar: colour by style (SPEC §9 avatar colours), icon by style. */
-export function ModelAvatar({ model, size = 28 }: { model: string | null | undefined; size?: number }) {
+/**
+ * The model's avatar: colour by style (SPEC §9 avatar colours), icon by style. An image named after the model,
+ * or hidden from assistive technology when `decorative` (the model's name is written beside it).
+ */
+export function ModelAvatar({
+  model,
+  size = 28,
+  decorative = false,
+}: {
+  model: string | null | undefined;
+  size?: number;
+  decorative?: boolean;
+}) {
   const display = modelDisplay(model);
   const Icon = STYLE_ICONS[display.style];
   const background = COLOR_VALUES[AVATAR_COLORS[display.style]] ?? COLOR_VALUES.green;
@@ -39,7 +65,7 @@ export function ModelAvatar({ model, size = 28 }: { model: string | null | undef
       size={size}
       radius="sm"
       styles={{ placeholder: { background, color: '#fff' } }}
-      aria-label={display.label}
+      {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': display.label })}
     >
       <Icon size={Math.round(size * 0.6)} />
     </Avatar>
@@ -69,14 +95,8 @@ export function ModelLabel({
   const display = modelDisplay(model);
   return (
     <Group gap={6} wrap="nowrap" component="span">
-      {withAvatar && <ModelAvatar model={model} size={20} />}
-      <Text
-        component="span"
-        fw={600}
-        size="sm"
-        c={COLOR_VALUES[display.color]}
-        data-model-color={display.color}
-      >
+      {withAvatar && <ModelAvatar model={model} size={20} decorative />}
+      <Text component="span" fw={600} size="sm" c={textColor(display.color)} data-model-color={display.color}>
         {display.label}
       </Text>
     </Group>
@@ -86,7 +106,7 @@ export function ModelLabel({
 export function ModelBadge({ model }: { model: string | null | undefined }) {
   const display = modelDisplay(model);
   return (
-    <Badge variant="light" color={COLOR_VALUES[display.color]} tt="none" data-model-color={display.color}>
+    <Badge variant="light" color={textColor(display.color)} tt="none" data-model-color={display.color}>
       {display.label}
     </Badge>
   );

@@ -131,7 +131,7 @@ function UserMenu({ nickname, compact }: { nickname: string; compact: boolean })
         <Menu.Item onClick={openResetPasswordModal}>{t('header.resetPassword')}</Menu.Item>
         <Menu.Item onClick={openPreferencesModal}>{t('header.preferences')}</Menu.Item>
         <Menu.Divider />
-        <Menu.Item color="red" onClick={() => confirmLogout(() => void navigate(paths.login()))}>
+        <Menu.Item c="red" onClick={() => confirmLogout(() => void navigate(paths.login()))}>
           {t('auth.logout')}
         </Menu.Item>
       </Menu.Dropdown>

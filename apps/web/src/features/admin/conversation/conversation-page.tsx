@@ -214,7 +214,7 @@ export function ConversationPage() {
             >
               {ta('conversation.invalidate')}
             </Menu.Item>
-            <Menu.Item color="red" onClick={() => void handleVanish([c.conversation_id])}>
+            <Menu.Item c="red" onClick={() => void handleVanish([c.conversation_id])}>
               {ta('conversation.destroy')}
             </Menu.Item>
           </Menu.Dropdown>

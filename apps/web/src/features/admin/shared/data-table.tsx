@@ -125,7 +125,8 @@ export function DataTable<T>({
       {failed && rows.length > 0 && (
         <div style={{ marginBottom: 'var(--mantine-spacing-sm)' }}>{loadError}</div>
       )}
-      <ScrollArea type="auto">
+      {/* The viewport takes focus so the keyboard can scroll a wide table sideways. */}
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': label }}>
         <Table
           striped
           highlightOnHover

@@ -177,7 +177,7 @@ export function UserPage() {
               </Menu.Item>
               <Menu.Item onClick={() => void handleResetStatus(u)}>{ta('user.resetStatus')}</Menu.Item>
               <Menu.Divider />
-              <Menu.Item color="red" onClick={() => void handleDelete(u)}>
+              <Menu.Item c="red" onClick={() => void handleDelete(u)}>
                 {ta('common.delete')}
               </Menu.Item>
             </Menu.Dropdown>

@@ -30,7 +30,11 @@ function RemainingChips({ user, source }: { user: UserRead; source: ChatSource }
         const remaining = remainingForModel(user, source, model);
         return (
           <Tooltip key={model} label={modelDisplay(model).label}>
-            <Badge variant="default" leftSection={<ModelAvatar model={model} size={16} />} tt="none">
+            <Badge
+              variant="default"
+              leftSection={<ModelAvatar model={model} size={16} decorative />}
+              tt="none"
+            >
               {modelDisplay(model).label}: {remaining === 'unlimited' ? t('common.unlimited') : remaining}
             </Badge>
           </Tooltip>

@@ -115,7 +115,7 @@ export function NewConversationFormView({ onConfirm, onCancel }: Props) {
           renderOption={({ option }) => (
             <Group gap="xs" wrap="nowrap" justify="space-between" w="100%">
               <Group gap="xs" wrap="nowrap">
-                <ModelAvatar model={option.value} size={20} />
+                <ModelAvatar model={option.value} size={20} decorative />
                 <Text size="sm">{option.label}</Text>
               </Group>
               <Text size="xs" c="dimmed">
@@ -123,7 +123,7 @@ export function NewConversationFormView({ onConfirm, onCancel }: Props) {
               </Text>
             </Group>
           )}
-          leftSection={state.model ? <ModelAvatar model={state.model} size={18} /> : undefined}
+          leftSection={state.model ? <ModelAvatar model={state.model} size={18} decorative /> : undefined}
           description={
             state.model ? t('chat.form.remaining', { count: remainingLabel(state.model) }) : undefined
           }

@@ -93,7 +93,7 @@ function ItemMenu({
         <Menu.Item leftSection={<PencilIcon size={14} />} onClick={handleRename}>
           {t('conversations.rename')}
         </Menu.Item>
-        <Menu.Item leftSection={<TrashIcon size={14} />} color="red" onClick={handleDelete}>
+        <Menu.Item leftSection={<TrashIcon size={14} />} c="red" onClick={handleDelete}>
           {t('conversations.delete')}
         </Menu.Item>
       </Menu.Dropdown>

@@ -151,7 +151,11 @@ export function StatsCharts({ query }: { query: StatsQuery }) {
         {requestData.routes.length === 0 ? (
           empty
         ) : (
-          <ScrollArea h={300}>
+          // The viewport takes focus so the keyboard can scroll a long list of routes.
+          <ScrollArea
+            h={300}
+            viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': ta('system.routes') }}
+          >
             <Table striped aria-label={ta('system.routes')}>
               <Table.Thead>
                 <Table.Tr>
