@@ -142,6 +142,8 @@ export const ERROR_DETAILS = {
   // the upstream could not be reached (the internal code goes to the log only)
   networkRefused: 'errors.detail.networkRefused',
   networkDns: 'errors.detail.networkDns',
+  /** A user's own API address is on this machine or a private network, which the config does not allow. */
+  networkAddressNotAllowed: 'errors.detail.networkAddressNotAllowed',
   networkClosed: 'errors.detail.networkClosed',
   networkTls: 'errors.detail.networkTls',
   networkStreamCut: 'errors.detail.networkStreamCut',

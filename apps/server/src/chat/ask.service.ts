@@ -105,7 +105,12 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
     const input = askInput(ctx, run, admission, run.lease);
-    const own = adapter.userTarget(admission.setting, input.target, (sealed) => ctx.secretBox.open(sealed));
+    const own = adapter.userTarget(
+      admission.setting,
+      input.target,
+      (sealed) => ctx.secretBox.open(sealed),
+      ctx.runtime.current(),
+    );
     session.pluginIds = admission.pluginIds;
     const attempt = (lease: Lease) => {
       input.target = own ?? ctx.upstream.target(request.source, lease.server);

@@ -1,5 +1,6 @@
 import { CHAT_CLOSE, ERRORS, ERROR_DETAILS, upstreamErrorKey } from '@cc/contracts';
 import type { AskResponse, ErrorDef, MessageParams } from '@cc/contracts';
+import { ADDRESS_NOT_ALLOWED } from '../sources/address-guard';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import { isAppError } from './app-error';
 import { NoServerError, QueueTimeoutError } from './queue-errors';
@@ -102,6 +103,7 @@ function networkDetail(code: string | null): string {
   if (code === 'STREAM_CUT') return ERROR_DETAILS.networkStreamCut;
   if (code === 'ECONNREFUSED') return ERROR_DETAILS.networkRefused;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return ERROR_DETAILS.networkDns;
+  if (code === ADDRESS_NOT_ALLOWED) return ERROR_DETAILS.networkAddressNotAllowed;
   if (/CERT|TLS|SSL|SIGNATURE/.test(code)) return ERROR_DETAILS.networkTls;
   if (
     /^(ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)$/.test(

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Agent, ProxyAgent, request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { assertPublicUrl, publicOnlyLookup } from './address-guard';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from './errors';
 import type { UpstreamTarget } from './types';
 
@@ -11,6 +12,8 @@ export interface HttpOptions {
   readTimeoutMs: number;
   /** HTTP(S) proxy URL, or null. */
   proxy: string | null;
+  /** Connect only to public addresses (a URL a user chose: see `UpstreamTarget.publicOnly`). */
+  publicOnly?: boolean;
   signal?: AbortSignal;
 }
 
@@ -27,6 +30,7 @@ export function httpOptions(
     connectTimeoutMs: target.connectTimeoutMs,
     readTimeoutMs: options.readTimeoutMs ?? target.readTimeoutMs,
     proxy: target.proxy,
+    publicOnly: target.publicOnly ?? false,
     signal: options.signal,
   };
 }
@@ -42,14 +46,18 @@ export interface UpstreamResponse {
 
 const dispatchers = new Map<string, Dispatcher>();
 
-/** One keep-alive pool per (proxy, connect timeout). */
-function dispatcherFor(proxy: string | null, connectTimeoutMs: number): Dispatcher {
-  const key = `${proxy ?? ''}|${connectTimeoutMs}`;
+/** One keep-alive pool per (proxy, connect timeout, public addresses only). */
+function dispatcherFor(proxy: string | null, connectTimeoutMs: number, publicOnly: boolean): Dispatcher {
+  const key = `${proxy ?? ''}|${connectTimeoutMs}|${publicOnly}`;
   let d = dispatchers.get(key);
   if (!d) {
+    // Through a proxy the proxy resolves names: only the URL's own host can be checked (assertPublicUrl).
     d = proxy
       ? new ProxyAgent({ uri: proxy, connect: { timeout: connectTimeoutMs } })
-      : new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000 });
+      : new Agent({
+          connect: { timeout: connectTimeoutMs, ...(publicOnly ? { lookup: publicOnlyLookup } : {}) },
+          keepAliveTimeout: 10_000,
+        });
     dispatchers.set(key, d);
   }
   return d;
@@ -79,12 +87,13 @@ export async function upstreamRequest(
   options: HttpOptions,
 ): Promise<UpstreamResponse> {
   try {
+    if (options.publicOnly) assertPublicUrl(url);
     const res = await request(url, {
       method: init.method,
       headers: init.headers,
       body: init.body,
       signal: options.signal,
-      dispatcher: dispatcherFor(options.proxy, options.connectTimeoutMs),
+      dispatcher: dispatcherFor(options.proxy, options.connectTimeoutMs, options.publicOnly ?? false),
       headersTimeout: options.readTimeoutMs,
       bodyTimeout: options.readTimeoutMs,
     });

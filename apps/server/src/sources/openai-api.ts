@@ -109,11 +109,17 @@ export const openaiApiAdapter: SourceAdapter = {
           metadata: {},
         },
 
-  userTarget(setting, base, open) {
+  userTarget(setting, base, open, config) {
     const api = setting.openai_api;
     if (!api.allow_custom_openai_api || !api.custom_openai_api_settings.url) return null;
     const { url, key } = api.custom_openai_api_settings;
-    return { ...base, baseUrl: url, serverId: null, token: key ? open(key) : null };
+    return {
+      ...base,
+      baseUrl: url,
+      serverId: null,
+      token: key ? open(key) : null,
+      publicOnly: !config.openai_api.custom_api_private_networks,
+    };
   },
 
   async *ask(input: AskInput): AsyncGenerator<SourceEvent> {

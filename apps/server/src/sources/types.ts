@@ -11,6 +11,11 @@ export interface UpstreamTarget {
   proxy: string | null;
   connectTimeoutMs: number;
   readTimeoutMs: number;
+  /**
+   * A URL a user chose (a custom API address): connect only to public addresses, so that it cannot reach this
+   * machine or the private network (unless the config allows private networks).
+   */
+  publicOnly?: boolean;
 }
 
 /** One message of the path from the root to the parent, as context for sources that re-send it. */
@@ -123,11 +128,15 @@ export interface SourceAdapter {
   newConversationId(): string | null;
   /** The user message as stored and shown; null when the ask sends none (e.g. continuing a cut answer). */
   userMessage(input: AskInput, createTime: string): ChatMessage | null;
-  /** A target of the user's own (e.g. a custom API URL and key), used instead of the shared servers. */
+  /**
+   * A target of the user's own (e.g. a custom API URL and key), used instead of the shared servers; it reaches
+   * only public addresses unless the config allows private networks.
+   */
   userTarget(
     setting: UserSetting,
     base: UpstreamTarget,
     open: (sealed: string) => string,
+    config: Config,
   ): UpstreamTarget | null;
   /** Streams the answer. */
   ask(input: AskInput): AsyncGenerator<SourceEvent>;

@@ -119,6 +119,9 @@ export async function openTestApp(
           // Apps given the same prefix share their coordination state, like instances of one deployment.
           redis_prefix: config.data?.redis_prefix ?? `cc_test_${randomBytes(6).toString('hex')}:`,
         },
+        // Test upstreams listen on loopback: users' own API addresses may reach it here (the guard's own tests
+        // turn this off).
+        openai_api: { custom_api_private_networks: true, ...config.openai_api },
         common: {
           initial_admin_user_username: ADMIN.username,
           initial_admin_user_password: ADMIN.password,
