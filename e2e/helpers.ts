@@ -15,7 +15,8 @@ export async function login(page: Page, target = '/login'): Promise<void> {
   await page.getByLabel('Username').fill(ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('user-menu')).toBeVisible();
+  // Logging in, then loading the first page's code and data: allow for a busy machine.
+  await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
 }
 
 /** Opens the new conversation form and starts a draft with the given source and model label. */

@@ -21,7 +21,7 @@ export function ConfigPage() {
         <Tabs.Panel value="config" pt="md">
           <Text size="sm" mb="sm">
             {ta('config.providerHint')}{' '}
-            <Anchor component={Link} to={paths.admin('openai_settings')}>
+            <Anchor component={Link} to={paths.admin('openai_settings')} underline="always">
               {ta('config.providerLink')}
             </Anchor>
           </Text>
