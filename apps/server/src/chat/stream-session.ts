@@ -20,6 +20,8 @@ export class StreamSession {
   /** The upstream has sent at least one event (no failover after that). */
   upstreamStarted = false;
   title: string | null = null;
+  /** Called once, when the answer's first content arrives (the pipeline records that the ask was answered). */
+  onAnswer: ((conversationId: string) => void) | null = null;
   /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
   pluginIds: string[] | null = null;
   private conversationCreated = false;
@@ -119,7 +121,10 @@ export class StreamSession {
     this.dirty.add(m.id);
     if (m.role !== 'user' && m.content) {
       this.lastAssistantId = m.id;
-      if (!this.hasAssistantContent && hasContent(m)) this.hasAssistantContent = true;
+      if (!this.hasAssistantContent && hasContent(m)) {
+        this.hasAssistantContent = true;
+        this.onAnswer?.(this.conversationId);
+      }
     }
     this.sink.message(this.conversationId, m);
     if (Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS) await this.flush();

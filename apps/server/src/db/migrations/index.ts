@@ -5,6 +5,7 @@ import { chat } from './2026-11-22-02-chat';
 import { admin } from './2026-11-22-03-admin';
 import { files } from './2026-11-22-04-files';
 import { messageFiles } from './2026-11-23-01-message-files';
+import { leases } from './2026-11-23-03-leases';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -14,5 +15,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-22-03-admin': admin(dialect),
     '2026-11-22-04-files': files(),
     '2026-11-23-01-message-files': messageFiles(),
+    '2026-11-23-03-leases': leases(dialect),
   };
 }
