@@ -7,6 +7,8 @@ const env = {
   CC_TEST_DATABASE_URL: process.env.CC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   CC_TEST_REDIS_URL: process.env.CC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
-const args = ['vitest', 'run', '--project', 'node', 'apps/server', ...process.argv.slice(2)];
+// Files named on the command line run alone; without any, the whole server suite runs.
+const files = process.argv.slice(2);
+const args = ['vitest', 'run', '--project', 'node', ...(files.length > 0 ? files : ['apps/server'])];
 const r = spawnSync('npx', args, { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

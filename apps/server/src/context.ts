@@ -184,6 +184,7 @@ export async function createContext(
       instanceId,
       running: new RunningAsks({ dbHandle, log }, instanceId),
     };
+    await Promise.all([ctx.coordination.ready?.(), ctx.scheduler.ready?.()]);
     await ensureInitialAdmin(ctx);
     if (options.tasks) {
       const startupSync =

@@ -120,7 +120,11 @@ export class RedisAnswerLog implements AnswerLog {
     const key = this.streamKey(userId, askId);
     // A blocking read holds its connection: each follower gets its own, closed when it stops.
     // Its blocked read waits longer than an ordinary command may.
-    const reader = this.redis.duplicate({ commandTimeout: READ_BLOCK_MS + REDIS_COMMAND_TIMEOUT_MS });
+    // Its commands wait for its connection (it is new), not the others'.
+    const reader = this.redis.duplicate({
+      commandTimeout: READ_BLOCK_MS + REDIS_COMMAND_TIMEOUT_MS,
+      enableOfflineQueue: true,
+    });
     reader.on('error', this.onError);
     this.followers.add(reader);
     const stop = () => reader.disconnect();
@@ -166,7 +170,8 @@ export class RedisAnswerLog implements AnswerLog {
 
   private subscribe(): void {
     if (this.subscriber) return;
-    const sub = this.redis.duplicate();
+    // Subscribes before it is connected, and again by itself after each reconnection.
+    const sub = this.redis.duplicate({ enableOfflineQueue: true });
     this.subscriber = sub;
     sub.on('error', this.onError);
     sub.on('message', (_channel: string, message: string) => {

@@ -14,18 +14,20 @@ afterAll(async () => {
 const slot: ServerSlot = { key: 'default:x', id: null, baseUrl: 'http://x/', capacity: 1, weight: 1 };
 
 /** Two schedulers on one Redis prefix behave as two instances of the product. */
-function instances(n: number): RedisScheduler[] {
+async function instances(n: number): Promise<RedisScheduler[]> {
   const prefix = `cc_test_${randomBytes(4).toString('hex')}:`;
-  return Array.from({ length: n }, () => {
+  const schedulers = Array.from({ length: n }, () => {
     const s = new RedisScheduler(url!, prefix, () => [slot]);
     made.push(s);
     return s;
   });
+  await Promise.all(schedulers.map((s) => s.ready()));
+  return schedulers;
 }
 
 describe.runIf(url)('RedisScheduler (several instances)', () => {
   it('shares one slot across instances, FIFO, with positions', async () => {
-    const [a, b] = instances(2) as [RedisScheduler, RedisScheduler];
+    const [a, b] = (await instances(2)) as [RedisScheduler, RedisScheduler];
     const first = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
     const positions: number[] = [];
     const order: string[] = [];
@@ -61,7 +63,7 @@ describe.runIf(url)('RedisScheduler (several instances)', () => {
   });
 
   it('a waiter that leaves or times out frees its place', async () => {
-    const [a, b] = instances(2) as [RedisScheduler, RedisScheduler];
+    const [a, b] = (await instances(2)) as [RedisScheduler, RedisScheduler];
     const held = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
     const leaving = new AbortController();
     let queued = false;

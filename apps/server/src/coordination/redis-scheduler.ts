@@ -3,7 +3,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
 import { LEASE_REBUILD_MS, LEASE_RENEW_MS, LEASE_TTL_MS } from './leases';
 import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from './queue';
-import { createRedisClient } from './redis-client';
+import { BOOT_WAIT_MS, createRedisClient, whenReady } from './redis-client';
 
 /** A waiter that stops refreshing its ticket (its instance died) leaves the queue after this long. */
 const TICKET_TTL_MS = 10_000;
@@ -121,21 +121,22 @@ export class RedisScheduler implements QueueScheduler {
     const onError = options.onError ?? (() => undefined);
     this.onError = onError;
     this.redis = createRedisClient(url, onError, options.redis) as StepClient;
-    this.sub = createRedisClient(url, onError, options.redis);
+    // Subscribes before it is connected, and again by itself after each reconnection.
+    this.sub = createRedisClient(url, onError, { enableOfflineQueue: true, ...options.redis });
     this.redis.defineCommand('ccStep', { numberOfKeys: 1, lua: STEP });
     this.redis.defineCommand('ccRenew', { numberOfKeys: 1, lua: RENEW });
     this.sub.on('message', (channel: string) => {
       for (const wake of this.wakers.get(channel) ?? []) wake();
     });
-    // The first command on this connection: a fresh prefix is not mistaken for data Redis lost.
-    this.redis.set(`${prefix}epoch`, '1', 'NX').catch(onError);
     let connected = false;
     this.redis.on('close', () => (this.reconnected = connected));
     this.redis.on('ready', () => {
+      // The first command: a fresh prefix is not mistaken for data Redis lost.
+      if (!connected) this.redis.set(`${prefix}epoch`, '1', 'NX').catch(onError);
       connected = true;
       if (this.reconnected) this.rebuild().catch(onError);
     });
-    this.heartbeat = setInterval(() => this.renewAll().catch(onError), LEASE_RENEW_MS);
+    this.heartbeat = setInterval(() => void this.renewAll().catch(onError), LEASE_RENEW_MS);
     this.heartbeat.unref();
   }
 
@@ -240,14 +241,14 @@ export class RedisScheduler implements QueueScheduler {
         }
         await this.redis.pexpire(`${this.prefix}t:${ticket}`, TICKET_TTL_MS);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
-          const onAbort = () => resolve();
-          req.signal.addEventListener('abort', onAbort, { once: true });
-          wake = () => {
+          const done = () => {
             clearTimeout(timer);
-            req.signal.removeEventListener('abort', onAbort);
+            req.signal.removeEventListener('abort', done);
             resolve();
           };
+          const timer = setTimeout(done, POLL_MS);
+          req.signal.addEventListener('abort', done, { once: true });
+          wake = done;
         });
       }
     } catch (e) {
@@ -294,6 +295,12 @@ export class RedisScheduler implements QueueScheduler {
     const snap = await this.snapshot(source);
     const servers = this.servers(source);
     return servers.length > 0 && servers.every((s) => (snap.inFlight[s.key] ?? 0) >= s.capacity);
+  }
+
+  ready(): Promise<void> {
+    return Promise.all([whenReady(this.redis, BOOT_WAIT_MS), whenReady(this.sub, BOOT_WAIT_MS)]).then(
+      () => undefined,
+    );
   }
 
   async close(): Promise<void> {

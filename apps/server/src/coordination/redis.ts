@@ -1,7 +1,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { MemoryCounter } from './memory';
 import { RedisAnswerLog } from './redis-answer-log';
-import { createRedisClient } from './redis-client';
+import { BOOT_WAIT_MS, createRedisClient, whenReady } from './redis-client';
 import { withTimeout } from './warn-throttle';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
@@ -161,6 +161,7 @@ export function redisCoordination(
     counter: new FallbackCounter(new RedisCounter(redis, prefix), new MemoryCounter(), onError),
     chatStatus: new RedisChatStatus(redis, prefix),
     rateLimitStore: { redis, nameSpace: `${prefix}rate-limit:` },
+    ready: () => whenReady(redis, BOOT_WAIT_MS),
     ping: async () => {
       await withTimeout(redis.ping(), PING_TIMEOUT_MS, 'Redis PING');
     },
