@@ -78,14 +78,11 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
   // Only now, with the lock held, does this answer become the user's current one (a refused second ask must not
   // replace the log of the answer that runs).
   await sink.open().catch((err: unknown) => ctx.log.warn({ err }, 'the answer cannot be resumed'));
-  const heartbeat = setInterval(
-    () => {
-      status
-        .renew(user.id, STATUS_LEASE_SECONDS)
-        .catch((err: unknown) => ctx.log.warn({ err }, 'renewing the chat status failed'));
-    },
-    LEASE_RENEW_MS,
-  );
+  const heartbeat = setInterval(() => {
+    status
+      .renew(user.id, STATUS_LEASE_SECONDS)
+      .catch((err: unknown) => ctx.log.warn({ err }, 'renewing the chat status failed'));
+  }, LEASE_RENEW_MS);
   const run: AskRun = {
     ...input,
     adapter: ctx.adapters.get(input.request.source),
@@ -114,7 +111,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     run.reservation = admission.reservation;
     if (run.reservation) await ctx.running.start(run.askId, run.reservation.charge);
     session.onAnswer = (conversationId) =>
-      ctx.running.note(run.askId, { answered: 1, conversation_id: conversationId });
+      void ctx.running.note(run.askId, { answered: 1, conversation_id: conversationId });
     const queue: QueueRequest = {
       userId: run.user.id,
       source: request.source,
@@ -125,7 +122,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     run.lease = await waitForServer(ctx, queue);
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
-    ctx.running.note(run.askId, {
+    void ctx.running.note(run.askId, {
       server_id: run.lease.server.id,
       queueing_time: run.lease.queuedSeconds,
       ask_started_at: new Date(run.askStartedAt).toISOString(),

@@ -59,9 +59,9 @@ export class RunningAsks {
     patch: Partial<
       Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'answered' | 'conversation_id'>
     >,
-  ): void {
-    if (!this.asks.has(askId)) return;
-    this.repo()
+  ): Promise<void> {
+    if (!this.asks.has(askId)) return Promise.resolve();
+    return this.repo()
       .update(askId, patch)
       .catch((err: unknown) => this.ctx.log.warn({ err }, 'recording an ask in flight failed'));
   }
