@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
  */
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/** Makes an instance exit when the test process is gone, even if the test never got to stop it. */
+const WATCHDOG = new URL('./exit-with-parent.mjs', import.meta.url).href;
 
 /** A free TCP port on 127.0.0.1 (asked of the system, then released for the instance to take). */
 export async function freePort(): Promise<number> {
@@ -78,7 +80,8 @@ export class Instance {
   /** Starts the process and waits until it answers /api/readyz with 200. */
   async start(timeoutMs = 60_000): Promise<void> {
     const log = createWriteStream(path.join(this.dataDir, 'process.log'), { flags: 'a' });
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
+    const args = ['--import', 'tsx', '--import', WATCHDOG, path.join(ROOT, 'apps/server/src/main.ts')];
+    const proc = spawn(process.execPath, args, {
       cwd: ROOT,
       env: {
         ...process.env,
