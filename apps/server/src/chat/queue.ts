@@ -37,11 +37,11 @@ export async function waitForServer(
   }
   const lease = await coordinationCall(() =>
     ctx.scheduler.acquire({
-    source,
-    preferKey: req.preferServerId !== null ? `db:${req.preferServerId}` : null,
-    excludeKeys,
-    signal: req.signal,
-    timeoutMs: ctx.runtime.current()[source].queue_timeout * 1000,
+      source,
+      preferKey: req.preferServerId !== null ? `db:${req.preferServerId}` : null,
+      excludeKeys,
+      signal: req.signal,
+      timeoutMs: ctx.runtime.current()[source].queue_timeout * 1000,
       onPosition: (position) => sink.send({ type: 'queueing', tip: TIPS.queueing, position }),
     }),
   );

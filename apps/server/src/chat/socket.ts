@@ -117,7 +117,9 @@ async function resumeAnswer(ctx: AppContext, socket: WebSocket, user: UserRow, r
       .requestStop(user.id, followed.askId, 'user')
       .catch((err: unknown) => ctx.log.warn({ err }, 'stop request failed'));
   // Draining: the client follows the answer through another instance.
-  const undrain = ctx.lifecycle.onDrain(() => out.close(CHAT_CLOSE.draining.code, CHAT_CLOSE.draining.reason));
+  const undrain = ctx.lifecycle.onDrain(() =>
+    out.close(CHAT_CLOSE.draining.code, CHAT_CLOSE.draining.reason),
+  );
   socket.on('close', (code) => {
     undrain();
     controller.abort();
