@@ -7,9 +7,10 @@ const env = {
   CC_TEST_DATABASE_URL: process.env.CC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   CC_TEST_REDIS_URL: process.env.CC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
-// Files or folders given on the command line narrow the run; without any, the whole server suite runs.
+// Files named on the command line run alone; without any, the whole server suite runs. Options (--reporter …)
+// pass through either way.
 const given = process.argv.slice(2);
-const narrowed = given.some((a) => !a.startsWith('-'));
-const args = ['vitest', 'run', '--project', 'node', ...(narrowed ? [] : ['apps/server']), ...given];
+const files = given.filter((a) => /^(apps|packages)\//.test(a));
+const args = ['vitest', 'run', '--project', 'node', ...(files.length > 0 ? [] : ['apps/server']), ...given];
 const r = spawnSync('npx', args, { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

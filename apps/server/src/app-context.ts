@@ -10,12 +10,24 @@ import type { SecretBox } from './services/secret-box';
 import type { AdapterRegistry } from './sources/registry';
 import type { TaskRunner } from './tasks/runner';
 import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
+import type { RunningAsks } from './chat/running-asks';
 
 /** Where this process is in its life: serving, or draining after SIGTERM (readiness turns 503). */
 export interface Lifecycle {
   readonly draining: boolean;
-  /** Marks the instance as stopping: `/api/readyz` answers 503 so the load balancer sends no new traffic. */
+  /**
+   * Marks the instance as stopping: `/api/readyz` answers 503 so the load balancer sends no new traffic, and the
+   * chat socket takes no new asks or resumes.
+   */
   beginDrain(): void;
+  /** Answers running on this instance: each registers its stop, called with 'shutdown' when the drain ends. */
+  track(stop: () => void): () => void;
+  /** Calls `listener` when the drain begins (open resumes are closed then); returns the unsubscribe. */
+  onDrain(listener: () => void): () => void;
+  /** How many answers run here. */
+  readonly running: number;
+  /** Resolves once no answer runs here, or after `ms` (then stops the rest as cut-off answers first). */
+  settle(ms: number): Promise<void>;
 }
 
 /** Everything a service needs, built once at boot (or per test). No HTTP objects here. */
@@ -43,4 +55,8 @@ export interface AppContext {
   tasks: TaskRunner<AppContext>;
   /** Running or draining (set by main.ts on SIGTERM). */
   lifecycle: Lifecycle;
+  /** This process among the instances (random at each start). */
+  instanceId: string;
+  /** The charged asks this instance runs, recorded with a heartbeat for the other instances. */
+  running: RunningAsks;
 }

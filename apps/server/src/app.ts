@@ -107,7 +107,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: ctx.config.data.max_file_upload_size } });
   // Per-route limits; with Redis configured every instance counts in the same store.
-  await app.register(rateLimit, { global: false, ...ctx.coordination.rateLimitStore });
+  // A store that fails (Redis out) lets the request through rather than answering 500.
+  await app.register(rateLimit, { global: false, skipOnError: true, ...ctx.coordination.rateLimitStore });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {

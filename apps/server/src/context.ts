@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatSource } from '@cc/contracts';
@@ -12,6 +13,7 @@ import { RedisScheduler } from './coordination/redis-scheduler';
 import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
+import { RunningAsks, SWEEP_EVERY_MS, settleInterrupted } from './chat/running-asks';
 import { Scheduler } from './chat/scheduler';
 import { loadCredentials, resealStoredSecrets } from './services/credentials.service';
 import { createSecretBox } from './services/secret-box';
@@ -45,7 +47,7 @@ export interface ContextOptions {
 
 /** How often a running server re-reads the shared settings (config, credentials, servers) saved by other instances. */
 const SHARED_SETTINGS_REFRESH_MS = 30_000;
-const refreshTimers = new WeakMap<AppContext, NodeJS.Timeout>();
+const refreshTimers = new WeakMap<AppContext, NodeJS.Timeout[]>();
 
 /** Where the demo upstream keeps its web conversations, so a restart does not lose them (nor their history). */
 export const DEMO_STATE_FILE = 'demo-upstream.json';
@@ -70,15 +72,52 @@ async function startDemo(config: AppConfig, log: FastifyBaseLogger): Promise<Dem
   };
 }
 
+/** After the drain limit, cut-off answers get this long to settle and release their locks. */
+const CUT_OFF_SETTLE_MS = 5_000;
+
 /** A process starts running; only `beginDrain` (main.ts, on SIGTERM) changes that. */
 export function createLifecycle(): Lifecycle {
   let draining = false;
+  const stops = new Set<() => void>();
+  const drainListeners = new Set<() => void>();
+  let onIdle: (() => void) | null = null;
+  const untilIdle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stops.size === 0) return resolve();
+      const timer = setTimeout(resolve, ms);
+      onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   return {
     get draining() {
       return draining;
     },
+    get running() {
+      return stops.size;
+    },
     beginDrain() {
+      if (draining) return;
       draining = true;
+      for (const listener of [...drainListeners]) listener();
+    },
+    onDrain(listener) {
+      drainListeners.add(listener);
+      return () => drainListeners.delete(listener);
+    },
+    track(stop) {
+      stops.add(stop);
+      return () => {
+        stops.delete(stop);
+        if (stops.size === 0) onIdle?.();
+      };
+    },
+    async settle(ms) {
+      await untilIdle(ms);
+      if (stops.size === 0) return;
+      for (const stop of [...stops]) stop();
+      await untilIdle(CUT_OFF_SETTLE_MS);
     },
   };
 }
@@ -152,6 +191,7 @@ export async function createContext(
           onError: onRedisError,
         })
       : new Scheduler(servers);
+    const instanceId = randomUUID();
     const ctx: AppContext = {
       config,
       runtime,
@@ -170,7 +210,10 @@ export async function createContext(
       startupTime: new Date().toISOString(),
       tasks,
       lifecycle: createLifecycle(),
+      instanceId,
+      running: new RunningAsks({ dbHandle, log }, instanceId),
     };
+    await Promise.all([ctx.coordination.ready?.(), ctx.scheduler.ready?.()]);
     await ensureInitialAdmin(ctx);
     // Changes saved through another instance are in force here within a second (the periodic refresh below is
     // the fallback when a notification is lost).
@@ -189,7 +232,13 @@ export async function createContext(
           .catch((err: unknown) => log.warn({ err }, 'shared settings not refreshed'));
       }, SHARED_SETTINGS_REFRESH_MS);
       timer.unref();
-      refreshTimers.set(ctx, timer);
+      // The asks of instances that died (or of this one's previous run) are settled as interrupted.
+      const sweep = () =>
+        settleInterrupted(ctx).catch((err: unknown) => log.warn({ err }, 'settling interrupted asks failed'));
+      void sweep();
+      const sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+      sweeper.unref();
+      refreshTimers.set(ctx, [timer, sweeper]);
     }
     return ctx;
   } catch (e) {
@@ -200,7 +249,8 @@ export async function createContext(
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  clearInterval(refreshTimers.get(ctx));
+  for (const timer of refreshTimers.get(ctx) ?? []) clearInterval(timer);
+  ctx.running.close();
   await ctx.tasks.stop();
   await ctx.demo?.close();
   await ctx.scheduler.close();

@@ -35,11 +35,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal}: stopping`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const drainMs = config.http.shutdown_drain_seconds * 1000;
+    log.info(`${signal}: draining (${ctx.lifecycle.running} answers running, up to ${drainMs / 1000} s)`);
+    const force = setTimeout(() => process.exit(1), drainMs + 15_000);
     force.unref();
-    // Not ready from now on, so the load balancer stops sending traffic while the open requests finish.
+    // Not ready from now on, so the load balancer stops sending traffic; no new asks or resumes here.
     ctx.lifecycle.beginDrain();
+    // Running answers finish (or are cut off at the limit); each releases its user's lock and its slot.
+    await ctx.lifecycle.settle(drainMs);
+    log.info('drained: closing');
     await app.close();
     await closeContext(ctx);
     process.exit(0);

@@ -167,6 +167,10 @@ export const CLOSE_CODE = {
   policy: 1008,
   /** Something unexpected on our side. */
   internal: 1011,
+  /** This instance is restarting (draining): connect again, the load balancer picks another instance. */
+  serviceRestart: 1012,
+  /** A service the ask needs (Redis) is out for a moment: ask again in a few seconds. */
+  tryAgainLater: 1013,
   /** The upstream could not be reached. */
   badGateway: 1014,
   /** A resume named an answer that is not (or no longer) kept. */
@@ -196,6 +200,15 @@ export const CHAT_CLOSE = {
   upstreamError: { code: CLOSE_CODE.goingAway, reason: 'errors.openaiResponseUnknownError' },
   httpError: { code: CLOSE_CODE.badGateway, reason: 'errors.httpError' },
   unknownError: { code: CLOSE_CODE.internal, reason: 'errors.unknownError' },
+  /** Redis is out: the ask was not started (nothing charged); asking again in a few seconds works. */
+  unavailable: { code: CLOSE_CODE.tryAgainLater, reason: 'errors.temporarilyUnavailable' },
+  /**
+   * This instance is shutting down and takes no new asks or resumes: the client connects again at once (another
+   * instance answers) with the same message. Answers already running here are not closed this way.
+   */
+  draining: { code: CLOSE_CODE.serviceRestart, reason: 'errors.serverRestarting' },
+  /** The instance shut down before the answer ended: what arrived is kept (a cut-off answer), the user may ask again. */
+  interrupted: { code: CLOSE_CODE.goingAway, reason: 'tips.interrupted' },
   /** A resume found no such answer (finished long ago, or never started): reload the conversation instead. */
   answerNotFound: { code: CLOSE_CODE.answerNotFound, reason: 'errors.answerNotFound' },
 } as const satisfies Record<string, { code: CloseCode; reason: string }>;

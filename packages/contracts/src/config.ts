@@ -161,6 +161,11 @@ export const HttpConfig = z.object({
    * HTTPS). false = nobody; or a list of proxy addresses, CIDR networks, loopback/linklocal/uniquelocal.
    */
   trust_proxy: TrustProxy.default(false),
+  /**
+   * On SIGTERM, running answers may finish for up to this long, seconds; the rest are then kept as cut-off
+   * answers. New asks go to the other instances meanwhile (readiness is 503).
+   */
+  shutdown_drain_seconds: z.number().int().min(0).default(30),
 });
 
 export const DataConfig = z.object({

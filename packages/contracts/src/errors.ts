@@ -22,6 +22,8 @@ export const ERRORS = {
   config: { code: 500, status: 500, message: 'errors.config' },
   /** `/api/readyz`: a check failed or the instance is draining; `result` is the `ReadinessStatus`. */
   notReady: { code: 503, status: 503, message: 'errors.notReady' },
+  /** A shared service (Redis) does not answer: the request was not carried out; it works again by itself. */
+  temporarilyUnavailable: { code: 503, status: 503, message: 'errors.temporarilyUnavailable' },
   // users
   userNotExist: { code: 404, status: 404, message: 'errors.userNotExist' },
   userAlreadyExists: { code: 409, status: 409, message: 'errors.userAlreadyExists' },
@@ -191,6 +193,8 @@ export const TIPS = {
   finished: 'tips.finished',
   terminated: 'tips.terminated',
   stopped: 'tips.stopped',
+  /** The answer was cut off because its server shut down; what arrived is kept. */
+  interrupted: 'tips.interrupted',
 } as const;
 
 export const ALL_MESSAGE_KEYS: readonly string[] = [
@@ -204,5 +208,6 @@ export const ALL_MESSAGE_KEYS: readonly string[] = [
   'errors.openaiResponseUnknownError',
   'errors.tooManyLoginAttempts',
   'errors.tooManySockets',
+  'errors.serverRestarting',
   'validation.usernameNoSpaces',
 ];

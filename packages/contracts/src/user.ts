@@ -31,6 +31,9 @@ export const Remark = z.string().max(256).nullable();
 
 export const ChatStatus = z.enum(['asking', 'queueing', 'idling']);
 export type ChatStatus = z.infer<typeof ChatStatus>;
+/** The chat status as shown: `unknown` while the shared store (Redis) does not answer. */
+export const ShownChatStatus = z.enum([...ChatStatus.options, 'unknown']);
+export type ShownChatStatus = z.infer<typeof ShownChatStatus>;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 
@@ -93,7 +96,7 @@ export const UserSetting = z.object({
   user_id: z.number().int(),
   /** Remaining credits; -1 = unlimited. */
   credits: z.number().min(-1),
-  openai_web_chat_status: ChatStatus,
+  openai_web_chat_status: ShownChatStatus,
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting,
 });
@@ -102,7 +105,8 @@ export type UserSetting = z.infer<typeof UserSetting>;
 /** Admin write of a user's settings (`id`/`user_id` are ignored; chat status may be reset to idling). */
 export const UserSettingUpdate = z.object({
   credits: z.number().min(-1),
-  openai_web_chat_status: ChatStatus.optional(),
+  /** Only `idling` does something (frees the user); the others, as read back, are ignored. */
+  openai_web_chat_status: ShownChatStatus.optional(),
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting,
 });

@@ -15,18 +15,28 @@ import { waitForServer, withFailover } from './queue';
 import type { QueueRequest } from './queue';
 import type { Reservation } from './quota-ledger';
 import type { Lease } from '../coordination/queue';
+import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../coordination/leases';
+import { coordinationCall } from '../errors/queue-errors';
 import { isAbort, settleAsk } from './settlement';
 import type { EndedAsk } from './settlement';
 import { StreamSession } from './stream-session';
 import { finishTitle } from './title';
 
-/** How long a user's "asking" lease lives without renewal; renewed while the ask runs. */
-const STATUS_LEASE_SECONDS = 60;
+/**
+ * How long a user's "asking" lease lives without renewal; renewed while the ask runs. Short, so that the users of
+ * an instance that died can ask again (through another one) within seconds.
+ */
+const STATUS_LEASE_SECONDS = LEASE_TTL_MS / 1000;
 
-/** Why an ask's signal was aborted (its `reason`): the user stopped it, or the account was deactivated. */
-export type AbortCause = 'user' | 'deactivated';
+/**
+ * Why an ask's signal was aborted (its `reason`): the user stopped it, the account was deactivated, or the
+ * instance shuts down (the answer is kept as a cut-off answer).
+ */
+export type AbortCause = 'user' | 'deactivated' | 'shutdown';
 
 export interface AskQuestionInput {
+  /** The answer's id (the client's `ask_id`, or one the server made up). */
+  askId: string;
   /** The logged-in user (already authenticated). */
   user: UserRow;
   request: AskRequest;
@@ -53,7 +63,14 @@ interface AskRun extends AskQuestionInput {
 export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Promise<void> {
   const { user, sink } = input;
   const status = ctx.coordination.chatStatus;
-  if (!(await status.tryAcquire(user.id, STATUS_LEASE_SECONDS))) {
+  let acquired: boolean;
+  try {
+    acquired = await coordinationCall(() => status.tryAcquire(user.id, STATUS_LEASE_SECONDS));
+  } catch (e) {
+    // Redis is out: refused at once, nothing charged; asking again works once it is back.
+    return reportFailure(ctx, sink, e, null);
+  }
+  if (!acquired) {
     sink.send({ type: 'error', tip: CHAT_CLOSE.moreThanOneClient.reason, error_detail: null });
     sink.close(CHAT_CLOSE.moreThanOneClient.code, CHAT_CLOSE.moreThanOneClient.reason);
     return;
@@ -61,14 +78,11 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
   // Only now, with the lock held, does this answer become the user's current one (a refused second ask must not
   // replace the log of the answer that runs).
   await sink.open().catch((err: unknown) => ctx.log.warn({ err }, 'the answer cannot be resumed'));
-  const heartbeat = setInterval(
-    () => {
-      status
-        .renew(user.id, STATUS_LEASE_SECONDS)
-        .catch((err: unknown) => ctx.log.warn({ err }, 'renewing the chat status failed'));
-    },
-    (STATUS_LEASE_SECONDS * 1000) / 3,
-  );
+  const heartbeat = setInterval(() => {
+    status
+      .renew(user.id, STATUS_LEASE_SECONDS)
+      .catch((err: unknown) => ctx.log.warn({ err }, 'renewing the chat status failed'));
+  }, LEASE_RENEW_MS);
   const run: AskRun = {
     ...input,
     adapter: ctx.adapters.get(input.request.source),
@@ -82,6 +96,7 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
     await runAsk(ctx, run);
   } finally {
     clearInterval(heartbeat);
+    // (runAsk settled the ask; its record in flight is gone.)
     run.lease?.release();
     await status
       .release(user.id)
@@ -94,6 +109,9 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
   try {
     const admission = await admitAsk(ctx, run.user, request, adapter);
     run.reservation = admission.reservation;
+    if (run.reservation) await ctx.running.start(run.askId, run.reservation.charge);
+    session.onAnswer = (conversationId) =>
+      void ctx.running.note(run.askId, { answered: 1, conversation_id: conversationId });
     const queue: QueueRequest = {
       userId: run.user.id,
       source: request.source,
@@ -104,6 +122,11 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     run.lease = await waitForServer(ctx, queue);
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
+    void ctx.running.note(run.askId, {
+      server_id: run.lease.server.id,
+      queueing_time: run.lease.queuedSeconds,
+      ask_started_at: new Date(run.askStartedAt).toISOString(),
+    });
     const input = askInput(ctx, run, admission, run.lease);
     const own = adapter.userTarget(
       admission.setting,
@@ -122,16 +145,27 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     // no record, and the user is told.
     if (!session.hasAssistantContent) throw new UpstreamEmptyAnswer();
     await finishTitle(ctx, adapter, request, session, input);
-    await settleAsk(ctx, ended(run), null);
+    if (await ctx.running.finish(run.askId)) await settleAsk(ctx, ended(run), null);
     sink.close(CHAT_CLOSE.finished.code, CHAT_CLOSE.finished.reason);
   } catch (e) {
     await session.flush().catch((err: unknown) => ctx.log.error({ err }, 'flushing a partial answer failed'));
-    await settleAsk(ctx, ended(run), e);
-    if (isAbort(e)) {
-      const close = run.signal.reason === 'deactivated' ? CHAT_CLOSE.unauthorized : CHAT_CLOSE.stopped;
-      sink.close(close.code, close.reason);
-    } else reportFailure(ctx, sink, e, session.conversationId);
+    const shutdown = isAbort(e) && run.signal.reason === 'shutdown';
+    if (await ctx.running.finish(run.askId))
+      await settleAsk(ctx, ended(run), e, shutdown ? 'interrupted' : undefined);
+    if (isAbort(e)) sink.close(...closeOfAbort(run.signal.reason as AbortCause));
+    else reportFailure(ctx, sink, e, session.conversationId);
   }
+}
+
+/** How a stopped answer closes: stopped by the user, refused (deactivated), or cut off by a shutdown. */
+function closeOfAbort(cause: AbortCause): [number, string] {
+  const close =
+    cause === 'deactivated'
+      ? CHAT_CLOSE.unauthorized
+      : cause === 'shutdown'
+        ? CHAT_CLOSE.interrupted
+        : CHAT_CLOSE.stopped;
+  return [close.code, close.reason];
 }
 
 function ended(run: AskRun): EndedAsk {

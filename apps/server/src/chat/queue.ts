@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import type { AnswerSink } from './frames';
 import type { Lease } from '../coordination/queue';
+import { coordinationCall } from '../errors/queue-errors';
 
 /** What the queue step needs to know about one ask. */
 export interface QueueRequest {
@@ -26,23 +27,34 @@ export async function waitForServer(
   excludeKeys: string[] = [],
 ): Promise<Lease> {
   const { source, sink } = req;
-  await ctx.coordination.chatStatus.set(req.userId, 'queueing');
-  if (await ctx.scheduler.isBusy(source)) {
+  await showStatus(ctx, req.userId, 'queueing');
+  // Redis failing here (the shared queue) refuses the ask as temporarily unavailable, within seconds.
+  const busy = await coordinationCall(() => ctx.scheduler.isBusy(source));
+  if (busy) {
     // The exact position follows as soon as the ask is in the queue.
-    const position = (await ctx.scheduler.snapshot(source)).waiting + 1;
+    const position = (await coordinationCall(() => ctx.scheduler.snapshot(source))).waiting + 1;
     sink.send({ type: 'queueing', tip: TIPS.queueing, position });
   }
-  const lease = await ctx.scheduler.acquire({
-    source,
-    preferKey: req.preferServerId !== null ? `db:${req.preferServerId}` : null,
-    excludeKeys,
-    signal: req.signal,
-    timeoutMs: ctx.runtime.current()[source].queue_timeout * 1000,
-    onPosition: (position) => sink.send({ type: 'queueing', tip: TIPS.queueing, position }),
-  });
+  const lease = await coordinationCall(() =>
+    ctx.scheduler.acquire({
+      source,
+      preferKey: req.preferServerId !== null ? `db:${req.preferServerId}` : null,
+      excludeKeys,
+      signal: req.signal,
+      timeoutMs: ctx.runtime.current()[source].queue_timeout * 1000,
+      onPosition: (position) => sink.send({ type: 'queueing', tip: TIPS.queueing, position }),
+    }),
+  );
   ctx.metrics.queueWaited(source, lease.queuedSeconds);
-  await ctx.coordination.chatStatus.set(req.userId, 'asking');
+  await showStatus(ctx, req.userId, 'asking');
   return lease;
+}
+
+/** The status others see (admin, /me); a failure to show it does not fail the ask. */
+async function showStatus(ctx: AppContext, userId: number, status: 'queueing' | 'asking'): Promise<void> {
+  await ctx.coordination.chatStatus
+    .set(userId, status)
+    .catch((err: unknown) => ctx.log.warn({ err }, 'showing the chat status failed'));
 }
 
 /** Failures that say nothing about the question itself: another server may answer it. */

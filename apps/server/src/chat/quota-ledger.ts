@@ -101,10 +101,33 @@ export async function checkQuota(
     throw fail.noAvailableCredits();
 }
 
+/** What one ask took: counted asks of the source and model, credits when charged, and its rate event. */
+export interface Charge {
+  userId: number;
+  source: string;
+  model: string;
+  chargedCredits: boolean;
+  rateEventId: number;
+  /** The place taken under the shared cap (deleted by a refund), or null. */
+  capEventId: number | null;
+}
+
 /** A charged ask: settle keeps the charge, refund gives everything back. Each runs at most once. */
 export interface Reservation {
+  /** What was taken (recorded with the ask in flight, so another instance can refund it). */
+  charge: Charge;
   refund(): Promise<void>;
   settle(): void;
+}
+
+/** Gives one ask's charge back, inside the caller's transaction. */
+export async function refundCharge(trx: Executor, charge: Charge): Promise<void> {
+  const quotas = quotaRepository(trx);
+  await quotas.increment(charge.userId, charge.source, TOTAL);
+  await quotas.increment(charge.userId, charge.source, charge.model);
+  if (charge.chargedCredits) await userSettingRepository(trx).giveCredits(charge.userId, CREDITS_PER_ASK);
+  await rateEventRepository(trx).delete(charge.rateEventId);
+  if (charge.capEventId !== null) await sharedCapRepository(trx).delete(charge.capEventId);
 }
 
 /**
@@ -145,21 +168,16 @@ export async function reserve(
     return { chargedCredits, rateEventId, capEventId };
   });
   let done = false;
+  const charge: Charge = { userId, source, model, ...state };
   return {
+    charge,
     settle() {
       done = true;
     },
     async refund() {
       if (done) return;
       done = true;
-      await db.transaction().execute(async (trx) => {
-        const quotas = quotaRepository(trx);
-        await quotas.increment(userId, source, TOTAL);
-        await quotas.increment(userId, source, model);
-        if (state.chargedCredits) await userSettingRepository(trx).giveCredits(userId, CREDITS_PER_ASK);
-        await rateEventRepository(trx).delete(state.rateEventId);
-        if (state.capEventId !== null) await sharedCapRepository(trx).delete(state.capEventId);
-      });
+      await ctx.dbHandle.db.transaction().execute((trx) => refundCharge(trx, charge));
     },
   };
 }

@@ -7,7 +7,8 @@ import { QueueTimeoutError } from '../errors/queue-errors';
 import { isAppError } from '../errors/app-error';
 import type { AskOutcome } from '../metrics/metrics';
 
-export type Outcome = 'success' | 'canceled' | 'error' | 'timeout';
+/** `interrupted`: the instance shut down or died before the answer ended (a cut-off answer, kept). */
+export type Outcome = 'success' | 'canceled' | 'error' | 'timeout' | 'interrupted';
 
 export function isAbort(e: unknown): boolean {
   return (e as { name?: string } | null)?.name === 'AbortError';
@@ -91,7 +92,13 @@ function countAsk(ctx: AppContext, ask: EndedAsk, error: unknown): void {
  * Settles the charge and writes the ask log. An ask that produced an answer keeps its charge; one that did not is
  * refunded. Asks refused before the charge leave no row; asks that passed every check but never left the queue do.
  */
-export async function settleAsk(ctx: AppContext, ask: EndedAsk, error: unknown): Promise<void> {
+export async function settleAsk(
+  ctx: AppContext,
+  ask: EndedAsk,
+  error: unknown,
+  /** Overrides the outcome told by `error` (a shutdown's abort is `interrupted`, not `canceled`). */
+  outcome?: Outcome,
+): Promise<void> {
   if (ask.reservation) {
     if (ask.hasAnswer) ask.reservation.settle();
     else await ask.reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
@@ -105,7 +112,7 @@ export async function settleAsk(ctx: AppContext, ask: EndedAsk, error: unknown):
     serverId: ask.serverId,
     queueSeconds: ask.leased ? ask.queueSeconds : (Date.now() - ask.startedAt) / 1000,
     askStartedAt: ask.leased ? ask.askStartedAt || ask.startedAt : Date.now(),
-    outcome: error ? outcomeOf(error) : 'success',
+    outcome: outcome ?? (error ? outcomeOf(error) : 'success'),
     charged: ask.hasAnswer,
     error,
   });

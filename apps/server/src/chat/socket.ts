@@ -92,12 +92,17 @@ function startAsk(ctx: AppContext, socket: WebSocket, user: UserRow, value: unkn
   const unsubscribe = answers.onStop(user.id, askId, stop);
   socket.on('close', (code) => (STOP_CODES.has(code) ? stop('user') : channel.detach()));
   socket.on('message', (data, isBinary) => isStop(parseJson(data, isBinary)) && stop('user'));
-  askQuestion(ctx, { user, request, sink: channel, signal: controller.signal })
+  // A shutdown that outlasts the drain stops it as a cut-off answer.
+  const untrack = ctx.lifecycle.track(() => stop('shutdown'));
+  askQuestion(ctx, { askId, user, request, sink: channel, signal: controller.signal })
     .catch((err: unknown) => {
       ctx.log.error({ err }, 'ask crashed');
       channel.close(CHAT_CLOSE.unknownError.code, CHAT_CLOSE.unknownError.reason);
     })
-    .finally(unsubscribe);
+    .finally(() => {
+      unsubscribe();
+      untrack();
+    });
 }
 
 /** A client that lost its socket (or another tab) follows an answer in flight from the last frame it saw. */
@@ -111,7 +116,12 @@ async function resumeAnswer(ctx: AppContext, socket: WebSocket, user: UserRow, r
     answers
       .requestStop(user.id, followed.askId, 'user')
       .catch((err: unknown) => ctx.log.warn({ err }, 'stop request failed'));
+  // Draining: the client follows the answer through another instance.
+  const undrain = ctx.lifecycle.onDrain(() =>
+    out.close(CHAT_CLOSE.draining.code, CHAT_CLOSE.draining.reason),
+  );
   socket.on('close', (code) => {
+    undrain();
     controller.abort();
     if (STOP_CODES.has(code)) void requestStop();
   });
@@ -126,6 +136,10 @@ async function resumeAnswer(ctx: AppContext, socket: WebSocket, user: UserRow, r
 
 /** The first message of a socket: a question, a resume, or a stop (from any tab). */
 function handleFirstMessage(ctx: AppContext, socket: WebSocket, user: UserRow, value: unknown): void {
+  if (ctx.lifecycle.draining && !StopRequest.safeParse(value).success) {
+    // Shutting down: no new ask or resume here; the client sends the same message again (another instance).
+    return output(socket, ctx).close(CHAT_CLOSE.draining.code, CHAT_CLOSE.draining.reason);
+  }
   const resume = ResumeRequest.safeParse(value);
   if (resume.success) {
     resumeAnswer(ctx, socket, user, resume.data).catch((err: unknown) => {

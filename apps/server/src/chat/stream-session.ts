@@ -22,6 +22,8 @@ export class StreamSession {
   /** When the first answer content arrived (ms since the epoch), 0 until then. */
   firstContentAt = 0;
   title: string | null = null;
+  /** Called once, when the answer's first content arrives (the pipeline records that the ask was answered). */
+  onAnswer: ((conversationId: string) => void) | null = null;
   /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
   pluginIds: string[] | null = null;
   private conversationCreated = false;
@@ -126,6 +128,7 @@ export class StreamSession {
       if (!this.hasAssistantContent && hasContent(m)) {
         this.hasAssistantContent = true;
         this.firstContentAt = Date.now();
+        this.onAnswer?.(this.conversationId);
       }
     }
     this.sink.message(this.conversationId, m);

@@ -9,6 +9,7 @@ export const ENV_KEYS = {
   CC_HOST: ['http', 'host'],
   CC_PORT: ['http', 'port'],
   CC_TRUST_PROXY: ['http', 'trust_proxy'],
+  CC_SHUTDOWN_DRAIN_SECONDS: ['http', 'shutdown_drain_seconds'],
   CC_DATA_DIR: ['data', 'data_dir'],
   CC_DATABASE_URL: ['data', 'database_url'],
   CC_REDIS_URL: ['data', 'redis_url'],
@@ -105,7 +106,7 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
     target[key] =
       key === 'trust_proxy'
         ? trustProxyFromEnv(raw)
-        : key === 'port' || key === 'run_migration'
+        : key === 'port' || key === 'run_migration' || key === 'shutdown_drain_seconds'
           ? coerce(raw)
           : raw;
   }

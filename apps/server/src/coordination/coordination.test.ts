@@ -38,6 +38,7 @@ describe.each(implementations)('%s coordination', (_name, make) => {
   it('counts hits in a window and resets', async () => {
     const { c, advance } = make();
     made.push(c);
+    await c.ready?.();
     expect(await c.counter.hit('k', 60)).toBe(1);
     expect(await c.counter.hit('k', 60)).toBe(2);
     expect(await c.counter.peek('k')).toBe(2);
@@ -57,6 +58,7 @@ describe.each(implementations)('%s coordination', (_name, make) => {
   it('takes back a hit inside the window only', async () => {
     const { c, advance } = make();
     made.push(c);
+    await c.ready?.();
     await c.counter.hit('d', 60);
     await c.counter.hit('d', 60);
     await c.counter.decrement('d');
@@ -77,6 +79,7 @@ describe.each(implementations)('%s coordination', (_name, make) => {
   it('chat status is a per-user lock whose lease expires', async () => {
     const { c, advance } = make();
     made.push(c);
+    await c.ready?.();
     expect(await c.chatStatus.tryAcquire(1, 60)).toBe(true);
     expect(await c.chatStatus.tryAcquire(1, 60)).toBe(false);
     expect(await c.chatStatus.get(1)).toBe('queueing');

@@ -39,5 +39,7 @@ export interface QueueScheduler {
   snapshot(source: string): Promise<{ inFlight: Record<string, number>; waiting: number; capacity: number }>;
   /** True when every slot of the source is taken. */
   isBusy(source: string): Promise<boolean>;
+  /** Resolves once the shared queue is reachable (or after a few seconds); in-process: at once. */
+  ready?: () => Promise<void>;
   close(): Promise<void>;
 }

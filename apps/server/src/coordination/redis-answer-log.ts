@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { ANSWER_RETAIN_MS, StopListeners } from './answer-log';
+import { REDIS_COMMAND_TIMEOUT_MS } from './redis-client';
 import type { AnswerEnd, AnswerEntry, AnswerLog, FollowedAnswer, StopReason } from './answer-log';
 
 /** An answer in flight keeps its keys this long after the last frame (renewed while it streams). */
@@ -118,7 +119,12 @@ export class RedisAnswerLog implements AnswerLog {
   ): AsyncGenerator<AnswerEntry> {
     const key = this.streamKey(userId, askId);
     // A blocking read holds its connection: each follower gets its own, closed when it stops.
-    const reader = this.redis.duplicate();
+    // Its blocked read waits longer than an ordinary command may.
+    // Its commands wait for its connection (it is new), not the others'.
+    const reader = this.redis.duplicate({
+      commandTimeout: READ_BLOCK_MS + REDIS_COMMAND_TIMEOUT_MS,
+      enableOfflineQueue: true,
+    });
     reader.on('error', this.onError);
     this.followers.add(reader);
     const stop = () => reader.disconnect();
@@ -164,7 +170,8 @@ export class RedisAnswerLog implements AnswerLog {
 
   private subscribe(): void {
     if (this.subscriber) return;
-    const sub = this.redis.duplicate();
+    // Subscribes before it is connected, and again by itself after each reconnection.
+    const sub = this.redis.duplicate({ enableOfflineQueue: true });
     this.subscriber = sub;
     sub.on('error', this.onError);
     sub.on('message', (_channel: string, message: string) => {

@@ -3,6 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerSlot } from './queue';
 import { QueueTimeoutError } from '../errors/queue-errors';
 import { until } from '../test/chat-client';
+import { Redis } from 'ioredis';
+import { TcpProxy } from '../test/tcp-proxy';
 import { RedisScheduler } from './redis-scheduler';
 
 const url = process.env.CC_TEST_REDIS_URL;
@@ -14,18 +16,20 @@ afterAll(async () => {
 const slot: ServerSlot = { key: 'default:x', id: null, baseUrl: 'http://x/', capacity: 1, weight: 1 };
 
 /** Two schedulers on one Redis prefix behave as two instances of the product. */
-function instances(n: number): RedisScheduler[] {
+async function instances(n: number): Promise<RedisScheduler[]> {
   const prefix = `cc_test_${randomBytes(4).toString('hex')}:`;
-  return Array.from({ length: n }, () => {
+  const schedulers = Array.from({ length: n }, () => {
     const s = new RedisScheduler(url!, prefix, () => [slot]);
     made.push(s);
     return s;
   });
+  await Promise.all(schedulers.map((s) => s.ready()));
+  return schedulers;
 }
 
 describe.runIf(url)('RedisScheduler (several instances)', () => {
   it('shares one slot across instances, FIFO, with positions', async () => {
-    const [a, b] = instances(2) as [RedisScheduler, RedisScheduler];
+    const [a, b] = (await instances(2)) as [RedisScheduler, RedisScheduler];
     const first = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
     const positions: number[] = [];
     const order: string[] = [];
@@ -61,7 +65,7 @@ describe.runIf(url)('RedisScheduler (several instances)', () => {
   });
 
   it('a waiter that leaves or times out frees its place', async () => {
-    const [a, b] = instances(2) as [RedisScheduler, RedisScheduler];
+    const [a, b] = (await instances(2)) as [RedisScheduler, RedisScheduler];
     const held = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
     const leaving = new AbortController();
     let queued = false;
@@ -81,4 +85,39 @@ describe.runIf(url)('RedisScheduler (several instances)', () => {
     expect((await a.snapshot('x')).waiting).toBe(0);
     held.release();
   });
+
+  it('Redis back empty: a slot still held by another instance is not granted before it is re-registered', async () => {
+    const prefix = `cc_test_${randomBytes(4).toString('hex')}:`;
+    // Each instance reaches Redis through its own proxy, so they can come back at different times.
+    const [pa, pb] = await Promise.all([TcpProxy.forUrl(url!), TcpProxy.forUrl(url!)]);
+    const direct = new Redis(url!);
+    const a = new RedisScheduler(pa.url, prefix, () => [slot]);
+    const b = new RedisScheduler(pb.url, prefix, () => [slot]);
+    made.push(a, b);
+    try {
+      await Promise.all([a.ready(), b.ready()]);
+      const held = await a.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 20_000 });
+      pa.proxy.cut();
+      pb.proxy.cut();
+      const keys = await direct.keys(`${prefix}*`);
+      if (keys.length > 0) await direct.del(...keys);
+      // B is back first and asks at once: the slot looks free, but A still runs its answer.
+      pb.proxy.restore();
+      await until(async () => (await b.snapshot('x').catch(() => null)) !== null, 10_000);
+      let granted = false;
+      const waiting = b.acquire({ source: 'x', signal: new AbortController().signal, timeoutMs: 30_000 });
+      void waiting.then(() => (granted = true));
+      await until(async () => (await direct.exists(`${prefix}rebuild`)) === 1, 5_000);
+      pa.proxy.restore();
+      // A re-registers its slot; B keeps waiting past the rebuild window.
+      await until(async () => (await direct.zcard(`${prefix}l:default:x`)) === 1, 10_000);
+      await until(async () => (await direct.exists(`${prefix}rebuild`)) === 0, 10_000);
+      expect(granted).toBe(false);
+      held.release();
+      (await waiting).release();
+    } finally {
+      direct.disconnect();
+      await Promise.all([pa.proxy.close(), pb.proxy.close()]);
+    }
+  }, 40_000);
 });

@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import type { RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { NoServerError, QueueTimeoutError } from '../errors/queue-errors';
+import { LEASE_REBUILD_MS, LEASE_RENEW_MS, LEASE_TTL_MS } from './leases';
 import type { AcquireRequest, Lease, QueueScheduler, ServerSlot } from './queue';
+import { BOOT_WAIT_MS, createRedisClient, whenReady } from './redis-client';
 
 /** A waiter that stops refreshing its ticket (its instance died) leaves the queue after this long. */
 const TICKET_TTL_MS = 10_000;
-/** A slot whose holder stops renewing (its instance died) is free again after this long. */
-const LEASE_TTL_MS = 30_000;
 /** Waiters re-check at least this often, besides the release notifications. */
 const POLL_MS = 500;
 
 /**
  * One atomic step of a waiter: drop dead waiters ahead of it, count free slots (expired leases removed), and take
  * a slot when the waiter is within the first `free` live waiters. Returns {0, serverKey} or {position}.
+ * No slot is granted while `rebuild` exists (Redis came back: holders re-register their slots first); a missing
+ * `epoch` means Redis lost its data, which starts such a rebuild.
  */
 const STEP = `
 local q = KEYS[1]
@@ -24,6 +25,11 @@ local prefix = ARGV[4]
 local servers = cjson.decode(ARGV[5])
 local prefer = ARGV[6]
 local leaseId = ARGV[7]
+if redis.call('EXISTS', prefix .. 'epoch') == 0 then
+  redis.call('SET', prefix .. 'epoch', '1')
+  redis.call('SET', prefix .. 'rebuild', '1', 'PX', ARGV[8])
+end
+local rebuilding = redis.call('EXISTS', prefix .. 'rebuild') == 1
 local rank = nil
 local live = 0
 for _, t in ipairs(redis.call('ZRANGE', q, 0, -1)) do
@@ -45,7 +51,7 @@ for _, s in ipairs(servers) do
     elseif bestLoad == nil or load < bestLoad then best = s.key bestLoad = load end
   end
 end
-if best ~= nil and rank < free then
+if best ~= nil and rank < free and not rebuilding then
   redis.call('ZADD', prefix .. 'l:' .. best, now + ttl, leaseId)
   redis.call('ZREM', q, me)
   redis.call('DEL', prefix .. 't:' .. me)
@@ -55,14 +61,51 @@ return {rank + 1}
 `;
 
 /**
+ * Renews one held slot (KEYS[1] the server's lease set, ARGV: lease id, now, ttl, capacity). A slot Redis lost
+ * (restarted empty, or expired during an outage) is taken again while the server has room: 1 renewed, 2 taken
+ * again, 0 lost (another ask holds it now).
+ */
+const RENEW = `
+local lk = KEYS[1]
+local now = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', lk, '-inf', now)
+if redis.call('ZSCORE', lk, ARGV[1]) then
+  redis.call('ZADD', lk, now + tonumber(ARGV[3]), ARGV[1])
+  return 1
+end
+if redis.call('ZCARD', lk) < tonumber(ARGV[4]) then
+  redis.call('ZADD', lk, now + tonumber(ARGV[3]), ARGV[1])
+  return 2
+end
+return 0
+`;
+
+/** A slot this process holds. */
+interface HeldSlot {
+  key: string;
+  capacity: number;
+}
+
+type StepClient = Redis & {
+  ccStep: (...a: unknown[]) => Promise<unknown[]>;
+  ccRenew: (...a: unknown[]) => Promise<number>;
+};
+
+/**
  * The queue shared by every instance: FIFO tickets in a sorted set, one leased-slot set per server, release
  * notifications over pub/sub. Slots and tickets expire when their instance stops renewing them, so a crash never
  * keeps the upstream blocked.
  */
 export class RedisScheduler implements QueueScheduler {
-  private readonly redis: Redis;
+  private readonly redis: StepClient;
   private readonly sub: Redis;
   private readonly wakers = new Map<string, Set<() => void>>();
+  /** Slots held by this process, renewed together by one heartbeat. */
+  private readonly held = new Map<string, HeldSlot>();
+  private readonly heartbeat: NodeJS.Timeout;
+  /** The connection was lost: before the next step, hold grants back and re-register the slots held here. */
+  private reconnected = false;
+  private readonly onError: (err: unknown) => void;
 
   constructor(
     url: string,
@@ -76,14 +119,51 @@ export class RedisScheduler implements QueueScheduler {
     } = {},
   ) {
     const onError = options.onError ?? (() => undefined);
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, ...options.redis });
-    this.sub = new Redis(url, { maxRetriesPerRequest: 2, ...options.redis });
-    this.redis.on('error', onError);
-    this.sub.on('error', onError);
+    this.onError = onError;
+    this.redis = createRedisClient(url, onError, options.redis) as StepClient;
+    // Subscribes before it is connected, and again by itself after each reconnection.
+    this.sub = createRedisClient(url, onError, { enableOfflineQueue: true, ...options.redis });
     this.redis.defineCommand('ccStep', { numberOfKeys: 1, lua: STEP });
+    this.redis.defineCommand('ccRenew', { numberOfKeys: 1, lua: RENEW });
     this.sub.on('message', (channel: string) => {
       for (const wake of this.wakers.get(channel) ?? []) wake();
     });
+    let connected = false;
+    this.redis.on('close', () => (this.reconnected = connected));
+    this.redis.on('ready', () => {
+      // The first command: a fresh prefix is not mistaken for data Redis lost.
+      if (!connected) this.redis.set(`${prefix}epoch`, '1', 'NX').catch(onError);
+      connected = true;
+      if (this.reconnected) this.rebuild().catch(onError);
+    });
+    this.heartbeat = setInterval(() => void this.renewAll().catch(onError), LEASE_RENEW_MS);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * After a lost connection: no instance grants a slot for a while (Redis may have restarted empty, or the leases
+   * expired meanwhile), and this one re-registers the slots it still holds, so capacity is never exceeded.
+   */
+  private async rebuild(): Promise<void> {
+    if (!this.reconnected) return;
+    this.reconnected = false;
+    await this.redis.set(`${this.prefix}rebuild`, '1', 'PX', LEASE_REBUILD_MS);
+    await this.redis.set(`${this.prefix}epoch`, '1');
+    await this.renewAll();
+  }
+
+  private async renewAll(): Promise<void> {
+    for (const [leaseId, slot] of this.held) {
+      const result = await this.redis.ccRenew(
+        `${this.prefix}l:${slot.key}`,
+        leaseId,
+        Date.now(),
+        LEASE_TTL_MS,
+        slot.capacity,
+      );
+      if (result === 0 && this.held.has(leaseId))
+        this.onError(new Error(`the slot of an answer in flight on ${slot.key} was taken by another ask`));
+    }
   }
 
   private channel(source: string): string {
@@ -128,10 +208,9 @@ export class RedisScheduler implements QueueScheduler {
         if (Date.now() - enqueuedAt > req.timeoutMs) throw new QueueTimeoutError();
         const servers = this.servers(req.source).filter((s) => !req.excludeKeys?.includes(s.key));
         if (servers.length === 0) throw new NoServerError(req.source);
+        await this.rebuild();
         const leaseId = randomUUID();
-        const result = (await (
-          this.redis as Redis & { ccStep: (...a: unknown[]) => Promise<unknown[]> }
-        ).ccStep(
+        const result = (await this.redis.ccStep(
           queue,
           ticket,
           Date.now(),
@@ -140,6 +219,7 @@ export class RedisScheduler implements QueueScheduler {
           JSON.stringify(servers.map((s) => ({ key: s.key, capacity: s.capacity, weight: s.weight }))),
           req.preferKey ?? '',
           leaseId,
+          LEASE_REBUILD_MS,
         )) as [number, string?];
         if (result[0] === 0 && result[1]) {
           wakeSet.delete(waker);
@@ -161,14 +241,14 @@ export class RedisScheduler implements QueueScheduler {
         }
         await this.redis.pexpire(`${this.prefix}t:${ticket}`, TICKET_TTL_MS);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
-          const onAbort = () => resolve();
-          req.signal.addEventListener('abort', onAbort, { once: true });
-          wake = () => {
+          const done = () => {
             clearTimeout(timer);
-            req.signal.removeEventListener('abort', onAbort);
+            req.signal.removeEventListener('abort', done);
             resolve();
           };
+          const timer = setTimeout(done, POLL_MS);
+          req.signal.addEventListener('abort', done, { once: true });
+          wake = done;
         });
       }
     } catch (e) {
@@ -179,11 +259,7 @@ export class RedisScheduler implements QueueScheduler {
 
   private lease(source: string, server: ServerSlot, leaseId: string, queuedSeconds: number): Lease {
     const key = `${this.prefix}l:${server.key}`;
-    const renew = setInterval(
-      () => void this.redis.zadd(key, 'XX', Date.now() + LEASE_TTL_MS, leaseId).catch(() => undefined),
-      LEASE_TTL_MS / 3,
-    );
-    renew.unref();
+    this.held.set(leaseId, { key: server.key, capacity: server.capacity });
     let released = false;
     return {
       server,
@@ -191,7 +267,7 @@ export class RedisScheduler implements QueueScheduler {
       release: () => {
         if (released) return;
         released = true;
-        clearInterval(renew);
+        this.held.delete(leaseId);
         void this.redis
           .zrem(key, leaseId)
           .then(() => this.notify(source))
@@ -221,7 +297,14 @@ export class RedisScheduler implements QueueScheduler {
     return servers.length > 0 && servers.every((s) => (snap.inFlight[s.key] ?? 0) >= s.capacity);
   }
 
+  ready(): Promise<void> {
+    return Promise.all([whenReady(this.redis, BOOT_WAIT_MS), whenReady(this.sub, BOOT_WAIT_MS)]).then(
+      () => undefined,
+    );
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     await this.sub.quit().catch(() => this.sub.disconnect());
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

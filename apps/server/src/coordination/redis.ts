@@ -1,7 +1,8 @@
-import { Redis } from 'ioredis';
-import type { RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { MemoryCounter } from './memory';
 import { RedisAnswerLog } from './redis-answer-log';
 import { RedisChangeChannel } from './redis-changes';
+import { BOOT_WAIT_MS, createRedisClient, whenReady } from './redis-client';
 import { withTimeout } from './warn-throttle';
 import type { ChatStatusRegistry, Coordination, Counter, LiveChatStatus } from './types';
 
@@ -41,10 +42,50 @@ class RedisCounter implements Counter {
 }
 
 /**
+ * The shared counters while Redis answers; this process's own counters while it does not, so that logins (whose
+ * throttle counts here) keep working through a Redis outage, throttled per instance meanwhile.
+ */
+class FallbackCounter implements Counter {
+  constructor(
+    private readonly shared: Counter,
+    private readonly local: Counter,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  private async run<T>(call: (c: Counter) => Promise<T>): Promise<T> {
+    try {
+      return await call(this.shared);
+    } catch (err) {
+      this.onError(err);
+      return call(this.local);
+    }
+  }
+
+  hit(key: string, windowSeconds: number): Promise<number> {
+    return this.run((c) => c.hit(key, windowSeconds));
+  }
+
+  decrement(key: string): Promise<void> {
+    return this.run((c) => c.decrement(key));
+  }
+
+  peek(key: string): Promise<number> {
+    return this.run((c) => c.peek(key));
+  }
+
+  reset(key: string): Promise<void> {
+    return this.run((c) => c.reset(key));
+  }
+}
+
+/**
  * Chat statuses as keys with a TTL: `SET NX EX` is the one-client-per-user lock across instances, and an
  * instance that dies leaves nothing behind for longer than the lease.
  */
 class RedisChatStatus implements ChatStatusRegistry {
+  /** The statuses this process holds, so that a renewal re-creates a key Redis lost (restarted empty). */
+  private readonly held = new Map<number, LiveChatStatus>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -55,18 +96,25 @@ class RedisChatStatus implements ChatStatusRegistry {
   }
 
   async tryAcquire(userId: number, leaseSeconds: number): Promise<boolean> {
-    return (await this.redis.set(this.key(userId), 'queueing', 'EX', leaseSeconds, 'NX')) === 'OK';
+    const taken = (await this.redis.set(this.key(userId), 'queueing', 'EX', leaseSeconds, 'NX')) === 'OK';
+    if (taken) this.held.set(userId, 'queueing');
+    return taken;
   }
 
   async set(userId: number, status: LiveChatStatus): Promise<void> {
+    if (this.held.has(userId)) this.held.set(userId, status);
     await this.redis.set(this.key(userId), status, 'KEEPTTL', 'XX');
   }
 
   async renew(userId: number, leaseSeconds: number): Promise<void> {
-    await this.redis.expire(this.key(userId), leaseSeconds);
+    const status = this.held.get(userId);
+    // A plain SET: the key comes back if Redis lost it (an outage longer than the lease, or a restart).
+    if (status) await this.redis.set(this.key(userId), status, 'EX', leaseSeconds);
+    else await this.redis.expire(this.key(userId), leaseSeconds);
   }
 
   async release(userId: number): Promise<void> {
+    this.held.delete(userId);
     await this.redis.del(this.key(userId));
   }
 
@@ -106,17 +154,17 @@ export function redisCoordination(
   /** Extra ioredis options (tests: a fast retry strategy). */
   redisOptions: RedisOptions = {},
 ): Coordination {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false, ...redisOptions });
-  // The rate-limit store shares this client, so this listener covers it too.
-  redis.on('error', onError);
+  // The rate-limit store shares this client, so its error listener covers it too.
+  const redis = createRedisClient(url, onError, redisOptions);
   const answers = new RedisAnswerLog(redis, prefix, onError);
   const changes = new RedisChangeChannel(redis, prefix, onError);
   return {
     answers,
     changes,
-    counter: new RedisCounter(redis, prefix),
+    counter: new FallbackCounter(new RedisCounter(redis, prefix), new MemoryCounter(), onError),
     chatStatus: new RedisChatStatus(redis, prefix),
     rateLimitStore: { redis, nameSpace: `${prefix}rate-limit:` },
+    ready: () => whenReady(redis, BOOT_WAIT_MS),
     ping: async () => {
       await withTimeout(redis.ping(), PING_TIMEOUT_MS, 'Redis PING');
     },

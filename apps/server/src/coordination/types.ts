@@ -42,6 +42,8 @@ export interface Coordination {
   changes: ChangeChannel;
   /** With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together. */
   rateLimitStore?: { redis: Redis; nameSpace: string };
+  /** With Redis: resolves once connected (or after a few seconds: Redis down at boot does not stop the boot). */
+  ready?: () => Promise<void>;
   /** With Redis: one PING, rejected when Redis does not answer within a second (readiness). */
   ping?: () => Promise<void>;
   close(): Promise<void>;

@@ -132,10 +132,36 @@ export interface AskLogsTable {
   server_id: number | null;
   queueing_time: number;
   ask_time: number;
-  /** success | canceled | error | timeout */
+  /** success | canceled | error | timeout | interrupted */
   outcome: string;
   charged: number;
   error: string | null;
+}
+
+/** An ask in flight that was charged (settled by another instance if its own dies). */
+export interface RunningAsksTable {
+  ask_id: string;
+  /** The instance that runs it. */
+  instance_id: string;
+  user_id: number;
+  source: string;
+  model: string;
+  conversation_id: string | null;
+  server_id: number | null;
+  /** Credits taken by the reservation (given back by a refund). */
+  charged_credits: number;
+  /** The rate_events row of the reservation (deleted by a refund). */
+  rate_event_id: number | null;
+  /** The shared_cap_events row of the reservation, if the ask counts toward a shared cap (deleted by a refund). */
+  cap_event_id: number | null;
+  /** 1 once the answer had content: kept and charged when interrupted. */
+  answered: number;
+  started_at: string;
+  queueing_time: number;
+  /** When the upstream was asked; null while queueing. */
+  ask_started_at: string | null;
+  /** Renewed by the instance every couple of seconds; old = the instance is gone. */
+  heartbeat_at: string;
 }
 
 export interface RateEventsTable {
@@ -252,6 +278,7 @@ export interface Database {
   rate_events: RateEventsTable;
   shared_cap_events: SharedCapEventsTable;
   audit_logs: AuditLogsTable;
+  running_asks: RunningAsksTable;
   users: UsersTable;
   user_settings: UserSettingsTable;
   quota_counters: QuotaCountersTable;
@@ -263,6 +290,7 @@ export interface Database {
   files: FilesTable;
 }
 
+export type RunningAskRow = Selectable<RunningAsksTable>;
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserRowUpdate = Updateable<UsersTable>;

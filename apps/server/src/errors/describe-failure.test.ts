@@ -63,6 +63,8 @@ describe('describeFailure: websocket semantics are those of the old reportFailur
       invalidPayload: 1007,
       policy: 1008,
       internal: 1011,
+      serviceRestart: 1012,
+      tryAgainLater: 1013,
       badGateway: 1014,
       answerNotFound: 4404,
     });

@@ -3,11 +3,18 @@ import type { AskResponse, ErrorDef, MessageParams } from '@cc/contracts';
 import { ADDRESS_NOT_ALLOWED } from '../sources/address-guard';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import { isAppError } from './app-error';
-import { NoServerError, QueueTimeoutError } from './queue-errors';
+import { CoordinationUnavailableError, NoServerError, QueueTimeoutError } from './queue-errors';
 
 /** Which kind of failure it was. */
 export type FailureKind =
-  'app' | 'upstream' | 'upstreamTimeout' | 'upstreamNetwork' | 'queueTimeout' | 'noServer' | 'unknown';
+  | 'app'
+  | 'upstream'
+  | 'upstreamTimeout'
+  | 'upstreamNetwork'
+  | 'queueTimeout'
+  | 'noServer'
+  | 'unavailable'
+  | 'unknown';
 
 /** How loudly the caller logs the failure: `none` for expected refusals, `error` for bugs. */
 export type FailureLevel = 'none' | 'warn' | 'error';
@@ -161,6 +168,12 @@ export function describeFailure(error: unknown): FailureDescription {
     return fromCatalogue('queueTimeout', ERRORS.queueTimeout, CHAT_CLOSE.queueTimeout, {
       detail: null,
       level: 'none',
+    });
+  if (error instanceof CoordinationUnavailableError)
+    return fromCatalogue('unavailable', ERRORS.temporarilyUnavailable, CHAT_CLOSE.unavailable, {
+      detail: null,
+      level: 'warn',
+      log: { cause: error.cause },
     });
   if (error instanceof NoServerError) {
     return fromCatalogue('noServer', ERRORS.config, CHAT_CLOSE.noServer, {

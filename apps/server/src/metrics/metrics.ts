@@ -7,7 +7,7 @@ import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources
  * How an ask ended, as counted: the ask log's outcomes, plus `refused` for an ask a check stopped before any
  * charge (quota, model, conversation).
  */
-export type AskOutcome = 'success' | 'canceled' | 'error' | 'timeout' | 'refused';
+export type AskOutcome = 'success' | 'canceled' | 'error' | 'timeout' | 'interrupted' | 'refused';
 
 /** One ask that ended, in plain values (the pipeline computes them; this module keeps no rule of its own). */
 export interface EndedAskSample {

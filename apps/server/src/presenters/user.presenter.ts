@@ -2,7 +2,7 @@ import { MASKED_SECRET, SOURCES } from '@cc/contracts';
 import type {
   ApiSourceSetting,
   ChatSource,
-  ChatStatus,
+  ShownChatStatus,
   Config,
   UserRead,
   UserReadAdmin,
@@ -29,7 +29,7 @@ export type StoredApi = Omit<ApiSourceSetting, 'total_ask_count' | 'per_model_as
 export function joinSettings(
   row: UserSettingsRow,
   counters: CounterRow[],
-  chatStatus?: ChatStatus,
+  chatStatus?: ShownChatStatus,
 ): UserSetting {
   const countersOf = (source: ChatSource) => {
     const mine = counters.filter((c) => c.source === source);
@@ -57,7 +57,7 @@ export interface PresentUserOptions {
   /** For the user's own view: what they can really use under the live config. */
   effective?: Config;
   /** Live chat status (from coordination); absent = idling. */
-  chatStatus?: ChatStatus | null;
+  chatStatus?: ShownChatStatus | null;
 }
 
 function effectiveSetting(s: UserSetting, config: Config): UserSetting {

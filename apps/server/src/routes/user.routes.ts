@@ -16,6 +16,7 @@ import { currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { isSuperuser } from '../policies/user.policy';
 import { presentUser } from '../presenters/user.presenter';
+import { shownChatStatus, shownChatStatuses } from '../services/status.service';
 import {
   deleteUser,
   getUser,
@@ -37,7 +38,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request) => {
       const { user } = currentUser(request);
       const loaded = await getUser(ctx, user.id);
-      const chatStatus = await ctx.coordination.chatStatus.get(user.id);
+      const chatStatus = await shownChatStatus(ctx, user.id);
       return ok(
         presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current(), chatStatus }),
       );
@@ -74,10 +75,10 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       schema: { tags, response: { 200: envelope(z.array(UserReadAdmin)) } },
     },
     async () => {
-      const statuses = await ctx.coordination.chatStatus.all();
+      const statuses = await shownChatStatuses(ctx);
       return ok(
         (await listUsers(ctx)).map(
-          (u) => presentUser(u, { admin: true, chatStatus: statuses.get(u.row.id) }) as UserReadAdmin,
+          (u) => presentUser(u, { admin: true, chatStatus: statuses(u.row.id) }) as UserReadAdmin,
         ),
       );
     },

@@ -1,4 +1,4 @@
-import type { CommonStatus } from '@cc/contracts';
+import type { CommonStatus, ShownChatStatus } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { sharedCapKey, sharedCapRepository } from '../repositories/shared-cap.repository';
 import { userRepository } from '../repositories/user.repository';
@@ -21,14 +21,12 @@ export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
     since(3600_000),
     since(86_400_000),
   ]);
+  const queue = await queueStatus(ctx);
   const value: CommonStatus = {
     active_user_in_5m: m5,
     active_user_in_1h: h1,
     active_user_in_1d: d1,
-    is_chatbot_busy: await ctx.scheduler.isBusy('openai_web'),
-    chatbot_waiting_count:
-      (await ctx.scheduler.snapshot('openai_web')).waiting +
-      (await ctx.scheduler.snapshot('openai_api')).waiting,
+    ...queue,
     gpt4_count_in_3_hours: await sharedCapRepository(db).countSince(
       sharedCapKey('openai_web', 'gpt_4'),
       since(3 * 3600_000),
@@ -36,4 +34,42 @@ export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
   };
   cached = { at: now, ctx, value };
   return value;
+}
+
+/** The shared queue's state; while Redis does not answer, "not busy, nobody waiting" (the page still loads). */
+async function queueStatus(
+  ctx: AppContext,
+): Promise<Pick<CommonStatus, 'is_chatbot_busy' | 'chatbot_waiting_count'>> {
+  try {
+    return {
+      is_chatbot_busy: await ctx.scheduler.isBusy('openai_web'),
+      chatbot_waiting_count:
+        (await ctx.scheduler.snapshot('openai_web')).waiting +
+        (await ctx.scheduler.snapshot('openai_api')).waiting,
+    };
+  } catch (err) {
+    ctx.log.warn({ err }, 'queue status unavailable');
+    return { is_chatbot_busy: false, chatbot_waiting_count: 0 };
+  }
+}
+
+/** A user's chat status; `unknown` while Redis does not answer (the page still loads). */
+export async function shownChatStatus(ctx: AppContext, userId: number): Promise<ShownChatStatus> {
+  try {
+    return (await ctx.coordination.chatStatus.get(userId)) ?? 'idling';
+  } catch (err) {
+    ctx.log.warn({ err }, 'chat status unavailable');
+    return 'unknown';
+  }
+}
+
+/** Every user's chat status (by user id); all `unknown` while Redis does not answer. */
+export async function shownChatStatuses(ctx: AppContext): Promise<(userId: number) => ShownChatStatus> {
+  try {
+    const statuses = await ctx.coordination.chatStatus.all();
+    return (userId) => statuses.get(userId) ?? 'idling';
+  } catch (err) {
+    ctx.log.warn({ err }, 'chat statuses unavailable');
+    return () => 'unknown';
+  }
 }

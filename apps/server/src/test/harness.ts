@@ -115,7 +115,11 @@ export async function openTestApp(
         data: {
           ...config.data,
           database_url: database.url,
-          redis_url: process.env.CC_TEST_REDIS_URL ?? null,
+          // A test may point at Redis through a proxy of its own (outage tests).
+          redis_url:
+            config.data && 'redis_url' in config.data
+              ? (config.data.redis_url ?? null)
+              : (process.env.CC_TEST_REDIS_URL ?? null),
           // Apps given the same prefix share their coordination state, like instances of one deployment.
           redis_prefix: config.data?.redis_prefix ?? `cc_test_${randomBytes(6).toString('hex')}:`,
         },

@@ -77,6 +77,33 @@ describe('chat socket', () => {
     expect(h.onClose).toHaveBeenCalledExactlyOnceWith(1000, 'tips.finished', false);
   });
 
+  it('an instance that shuts down (1012) sends the same question elsewhere, or resumes what it had', () => {
+    const h = harness();
+    const request = {
+      source: 'openai_api' as const,
+      model: 'gpt_3_5',
+      new_conversation: true,
+      text_content: 'hi',
+    };
+    openAsk(request, h, h.options);
+    const first = h.sockets[0]!;
+    first.open();
+    first.end(1012, 'errors.serverRestarting');
+    h.timers.shift()!();
+    const second = h.sockets[1]!;
+    second.open();
+    expect(second.sent[0]).toEqual(first.sent[0]);
+    const askId = (first.sent[0] as { ask_id: string }).ask_id;
+    second.frame({ type: 'waiting', tip: 'tips.waiting' });
+    second.end(1012, 'errors.serverRestarting');
+    h.timers.shift()!();
+    const third = h.sockets[2]!;
+    third.open();
+    expect(third.sent[0]).toEqual({ type: 'resume', ask_id: askId, after: 1 });
+    third.end(1001, 'tips.interrupted');
+    expect(h.onClose).toHaveBeenCalledExactlyOnceWith(1001, 'tips.interrupted', false);
+  });
+
   it('stop between two sockets asks the server to stop on a socket of its own', () => {
     const h = harness();
     const c = openAsk(

@@ -82,6 +82,14 @@ function follow(
         schedule(() => !done && open(resume), RECONNECT_DELAYS_MS[attempt++]!);
         return;
       }
+      if (event.code === CHAT_CLOSE.draining.code && attempt < RECONNECT_DELAYS_MS.length) {
+        // That instance is shutting down: another one takes the same question (nothing started yet) or
+        // follows the answer from the frames already received.
+        const again = received === 0 ? first : { type: 'resume', ask_id: askId, after: received };
+        schedule(() => !done && open(again), attempt === 0 ? 0 : RECONNECT_DELAYS_MS[attempt - 1]!);
+        attempt += 1;
+        return;
+      }
       finish(event.code, event.reason, false);
     };
   };

@@ -5,6 +5,7 @@ import { chat } from './2026-11-22-02-chat';
 import { admin } from './2026-11-22-03-admin';
 import { files } from './2026-11-22-04-files';
 import { messageFiles } from './2026-11-23-01-message-files';
+import { leases } from './2026-11-23-03-leases';
 import { audit } from './2026-11-23-04-audit';
 import { taskSummaries } from './2026-11-23-05-task-summaries';
 
@@ -16,6 +17,7 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-22-03-admin': admin(dialect),
     '2026-11-22-04-files': files(),
     '2026-11-23-01-message-files': messageFiles(),
+    '2026-11-23-03-leases': leases(dialect),
     '2026-11-23-04-audit': audit(dialect),
     '2026-11-23-05-task-summaries': taskSummaries(),
   };

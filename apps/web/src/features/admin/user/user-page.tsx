@@ -20,7 +20,7 @@ import { chatStatusRank, isExpired, remainingScore } from './lib/limits';
 type Editing =
   { mode: 'create' } | { mode: 'basic'; user: UserReadAdmin } | { mode: 'settings'; user: UserReadAdmin };
 
-const STATUS_COLORS = { asking: 'blue', queueing: 'yellow', idling: 'gray' } as const;
+const STATUS_COLORS = { asking: 'blue', queueing: 'yellow', idling: 'gray', unknown: 'gray' } as const;
 
 function matches(user: UserReadAdmin, query: string): boolean {
   const q = query.trim().toLowerCase();

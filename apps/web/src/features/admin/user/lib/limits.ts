@@ -1,5 +1,5 @@
 import { SOURCES } from '@cc/contracts';
-import type { ChatSource, ChatStatus, UserSetting } from '@cc/contracts';
+import type { ChatSource, ShownChatStatus, UserSetting } from '@cc/contracts';
 import { parseTime } from '../../../../lib/format';
 import { normalizeCount } from '../../../../lib/quota';
 import type { Remaining } from '../../../../lib/quota';
@@ -63,10 +63,10 @@ export function remainingScore(setting: UserSetting, now = Date.now()): number {
   return score;
 }
 
-const STATUS_RANK: Record<ChatStatus, number> = { asking: 2, queueing: 1, idling: 0 };
+const STATUS_RANK: Record<ShownChatStatus, number> = { asking: 2, queueing: 1, unknown: 0, idling: 0 };
 
-/** Sort order of chat statuses: asking > queueing > idling. */
-export function chatStatusRank(status: ChatStatus): number {
+/** Sort order of chat statuses: asking > queueing > idling (or unknown, while Redis is out). */
+export function chatStatusRank(status: ShownChatStatus): number {
   return STATUS_RANK[status];
 }
 

@@ -1,0 +1,152 @@
+import type { AppContext } from '../app-context';
+import { LEASE_RENEW_MS } from '../coordination/leases';
+import type { RunningAskRow } from '../db/schema';
+import { askLogRepository } from '../repositories/ask-log.repository';
+import { runningAskRepository } from '../repositories/running-ask.repository';
+import type { Charge } from './quota-ledger';
+import { refundCharge } from './quota-ledger';
+
+/** An ask whose instance has not renewed it for this long is settled by another instance as interrupted. */
+export const INTERRUPTED_AFTER_MS = 10_000;
+/** How often an instance looks for such asks. */
+export const SWEEP_EVERY_MS = 5_000;
+/** Asks settled per sweep at most (the next sweep takes the rest). */
+const SWEEP_BATCH = 100;
+
+/**
+ * The charged asks this instance runs, recorded in the database with a heartbeat: if the instance dies (kill -9),
+ * another one finds them once the heartbeat is old and settles them as interrupted (see `settleInterrupted`).
+ */
+export class RunningAsks {
+  private readonly asks = new Set<string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'dbHandle' | 'log'>,
+    /** This process: the rows it renews. */
+    readonly instanceId: string,
+  ) {
+    this.timer = setInterval(() => void this.beat(), LEASE_RENEW_MS);
+    this.timer.unref();
+  }
+
+  private repo() {
+    return runningAskRepository(this.ctx.dbHandle.db);
+  }
+
+  /** Records a charged ask that starts now. */
+  async start(askId: string, charge: Charge): Promise<void> {
+    const now = new Date().toISOString();
+    await this.repo().insert({
+      ask_id: askId,
+      instance_id: this.instanceId,
+      user_id: charge.userId,
+      source: charge.source,
+      model: charge.model,
+      charged_credits: charge.chargedCredits ? 1 : 0,
+      rate_event_id: charge.rateEventId,
+      cap_event_id: charge.capEventId,
+      answered: 0,
+      queueing_time: 0,
+      started_at: now,
+      heartbeat_at: now,
+    });
+    this.asks.add(askId);
+  }
+
+  /** Records progress (a server, the first content); a failure only costs precision if the instance dies. */
+  note(
+    askId: string,
+    patch: Partial<
+      Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'answered' | 'conversation_id'>
+    >,
+  ): Promise<void> {
+    if (!this.asks.has(askId)) return Promise.resolve();
+    return this.repo()
+      .update(askId, patch)
+      .catch((err: unknown) => this.ctx.log.warn({ err }, 'recording an ask in flight failed'));
+  }
+
+  /**
+   * The ask ended here: its record goes. False when another instance already settled it (this one looked dead
+   * for a while): the caller must not settle it twice.
+   */
+  async finish(askId: string): Promise<boolean> {
+    if (!this.asks.delete(askId)) return true;
+    try {
+      return await this.repo().remove(askId);
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'removing the record of an ask failed');
+      return true;
+    }
+  }
+
+  /** How many charged asks run here now. */
+  get size(): number {
+    return this.asks.size;
+  }
+
+  private async beat(): Promise<void> {
+    if (this.asks.size === 0) return;
+    await this.repo()
+      .touchInstance(this.instanceId, new Date().toISOString())
+      .catch((err: unknown) => this.ctx.log.warn({ err }, 'renewing the asks in flight failed'));
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/**
+ * Settles the asks of instances that died: each stale record is claimed once (conditional delete), and in the
+ * same transaction its charge is refunded unless an answer had arrived, and its ask log row is written with the
+ * outcome `interrupted`. What arrived of the answer is already stored (the stream is saved ≤1 s behind).
+ */
+export async function settleInterrupted(
+  ctx: Pick<AppContext, 'dbHandle' | 'log'>,
+  now = Date.now(),
+): Promise<number> {
+  const before = new Date(now - INTERRUPTED_AFTER_MS).toISOString();
+  const ids = await runningAskRepository(ctx.dbHandle.db).listStale(before, SWEEP_BATCH);
+  let settled = 0;
+  for (const askId of ids) {
+    const done = await ctx.dbHandle.db.transaction().execute(async (trx) => {
+      const row = await runningAskRepository(trx).claimStale(askId, before);
+      if (!row) return false;
+      if (row.answered !== 1 && row.rate_event_id !== null)
+        await refundCharge(trx, {
+          userId: row.user_id,
+          source: row.source,
+          model: row.model,
+          chargedCredits: row.charged_credits === 1,
+          rateEventId: row.rate_event_id,
+          capEventId: row.cap_event_id,
+        });
+      await askLogRepository(trx).insert(interruptedLog(row, now));
+      return true;
+    });
+    if (done) settled += 1;
+  }
+  if (settled > 0) ctx.log.warn({ settled }, 'settled the asks of an instance that stopped');
+  return settled;
+}
+
+function interruptedLog(row: RunningAskRow, now: number) {
+  const askStarted = row.ask_started_at ? Date.parse(row.ask_started_at) : null;
+  // The answer ran until the instance's last heartbeat, as far as anyone knows.
+  const end = Date.parse(row.heartbeat_at);
+  return {
+    time: new Date(now).toISOString(),
+    source: row.source,
+    model: row.model,
+    user_id: row.user_id,
+    conversation_id: row.conversation_id,
+    server_id: row.server_id,
+    queueing_time: row.queueing_time,
+    ask_time: askStarted ? Math.max(0, end - askStarted) / 1000 : 0,
+    outcome: 'interrupted',
+    charged: row.answered,
+    error: 'the instance running the ask stopped',
+  };
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskRequestInput, AskResponse } from '@cc/contracts';
+import { joinSettings } from '../presenters/user.presenter';
+import { askLogRepository } from '../repositories/ask-log.repository';
+import { getUser, updateUserSettings } from '../services/user.service';
+import { connect, replay, until } from '../test/chat-client';
+import { ControlledUpstream } from '../test/controlled-upstream';
+import { createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+import { reserve } from './quota-ledger';
+import { INTERRUPTED_AFTER_MS, RunningAsks, settleInterrupted } from './running-asks';
+
+// What happens to answers when their instance stops: drained on SIGTERM (main.ts drives the same lifecycle), or
+// settled by another instance after a crash. The multi-process version is scale-out.test.ts.
+let t: TestApp;
+let url: string;
+let upstream: ControlledUpstream;
+
+beforeAll(async () => {
+  upstream = new ControlledUpstream();
+  const upstreamUrl = await upstream.listen();
+  t = await createTestApp({ openai_api: { openai_base_url: upstreamUrl, read_timeout: 30 } });
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(async () => {
+  await t.close();
+  await upstream.close();
+});
+
+async function user() {
+  const u = await t.createUser();
+  const s = joinSettings(u.setting, u.counters);
+  s.openai_api.rate_limits = [];
+  s.openai_api.total_ask_count = 10;
+  await updateUserSettings(t.ctx, u.row.id, s);
+  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
+}
+
+async function remaining(userId: number): Promise<number> {
+  const u = await getUser(t.ctx, userId);
+  return joinSettings(u.setting, u.counters).openai_api.total_ask_count;
+}
+
+const question = (text: string): AskRequestInput => ({
+  source: 'openai_api',
+  model: 'gpt_3_5',
+  new_conversation: true,
+  new_title: 'Stopping',
+  text_content: text,
+  stream_mode: 'delta',
+});
+
+const answerText = (frames: AskResponse[]) => {
+  const assistant = frames.find((f) => f.type === 'message' && f.message?.role === 'assistant') as
+    Extract<AskResponse, { type: 'message' }> | undefined;
+  return assistant?.message ? replay(frames).get(assistant.message.id) : undefined;
+};
+
+async function logsOf(userId: number) {
+  const rows = await askLogRepository(t.ctx.dbHandle.db).listRecent({ limit: 100 });
+  return rows.filter((r) => r.user_id === userId).map((r) => ({ outcome: r.outcome, charged: r.charged }));
+}
+
+describe('an instance that stops', () => {
+  it('a crashed instance: its charged asks are settled as interrupted, refunded when nothing was answered', async () => {
+    const answered = await user();
+    const unanswered = await user();
+    // Another instance ran these asks and died: its records stop being renewed.
+    const dead = new RunningAsks(t.ctx, 'dead-instance');
+    try {
+      await dead.start('ask-1', (await reserve(t.ctx, answered.id, 'openai_api', 'gpt_3_5')).charge);
+      await dead.note('ask-1', { answered: 1 });
+      await dead.start('ask-2', (await reserve(t.ctx, unanswered.id, 'openai_api', 'gpt_3_5')).charge);
+      await until(async () => (await settleInterrupted(t.ctx, Date.now())) === 0);
+      expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([9, 9]);
+
+      // Once the heartbeat is old enough, another instance settles them, each exactly once.
+      const later = Date.now() + INTERRUPTED_AFTER_MS + 1_000;
+      const [first, second] = await Promise.all([
+        settleInterrupted(t.ctx, later),
+        settleInterrupted(t.ctx, later),
+      ]);
+      expect(first + second).toBe(2);
+      expect(await logsOf(answered.id)).toEqual([{ outcome: 'interrupted', charged: 1 }]);
+      expect(await logsOf(unanswered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
+      expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([9, 10]);
+    } finally {
+      dead.close();
+    }
+  });
+
+  it('SIGTERM: no new asks (1012), a running answer finishes, one past the limit is kept as cut off', async () => {
+    const finishing = await user();
+    const cut = await user();
+    const newcomer = await user();
+    const first = connect(url, question('finishes'), finishing.cookie);
+    const s1 = await upstream.next();
+    const second = connect(url, question('cut off'), cut.cookie);
+    const s2 = await upstream.next();
+    s1.send('Almost ');
+    s2.send('Half an answer');
+    await until(() => answerText(second.frames) === 'Half an answer');
+
+    t.ctx.lifecycle.beginDrain();
+    expect((await t.app.inject({ url: '/api/readyz' })).statusCode).toBe(503);
+    const refused = connect(url, question('new'), newcomer.cookie);
+    expect(await refused.closed).toEqual({ code: 1012, reason: 'errors.serverRestarting' });
+
+    const settled = t.ctx.lifecycle.settle(1_000);
+    s1.send('done');
+    s1.finish();
+    expect(await first.closed).toEqual({ code: 1000, reason: 'tips.finished' });
+    expect(await second.closed).toEqual({ code: 1001, reason: 'tips.interrupted' });
+    await settled;
+    expect(t.ctx.lifecycle.running).toBe(0);
+    await s2.aborted;
+    // Kept and charged, its user free to ask again (elsewhere), nothing left in flight.
+    expect(await logsOf(cut.id)).toEqual([{ outcome: 'interrupted', charged: 1 }]);
+    expect(await logsOf(finishing.id)).toEqual([{ outcome: 'success', charged: 1 }]);
+    expect(await t.ctx.coordination.chatStatus.get(cut.id)).toBeNull();
+    expect(t.ctx.running.size).toBe(0);
+    expect(await remaining(newcomer.id)).toBe(10);
+  });
+});

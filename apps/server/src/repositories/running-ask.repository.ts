@@ -1,0 +1,48 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { RunningAskRow, RunningAsksTable } from '../db/schema';
+import type { Executor } from './executor';
+
+/** The `running_asks` table: the charged asks in flight, each with its instance's heartbeat. */
+export function runningAskRepository(db: Executor) {
+  return {
+    async insert(row: Insertable<RunningAsksTable>): Promise<void> {
+      await db.insertInto('running_asks').values(row).execute();
+    },
+    async update(askId: string, patch: Updateable<RunningAsksTable>): Promise<void> {
+      await db.updateTable('running_asks').set(patch).where('ask_id', '=', askId).execute();
+    },
+    /** The heartbeat of every ask an instance runs. */
+    async touchInstance(instanceId: string, at: string): Promise<void> {
+      await db
+        .updateTable('running_asks')
+        .set({ heartbeat_at: at })
+        .where('instance_id', '=', instanceId)
+        .execute();
+    },
+    /** Removes the row; true when it was still there (nobody else settled the ask). */
+    async remove(askId: string): Promise<boolean> {
+      const r = await db.deleteFrom('running_asks').where('ask_id', '=', askId).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    /** Asks whose instance has not renewed them since `before` (oldest first). */
+    async listStale(before: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('running_asks')
+        .select('ask_id')
+        .where('heartbeat_at', '<', before)
+        .orderBy('heartbeat_at')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.ask_id);
+    },
+    /** Takes a stale ask for settling: deleted and returned once, to one caller, still stale. */
+    async claimStale(askId: string, before: string): Promise<RunningAskRow | undefined> {
+      return db
+        .deleteFrom('running_asks')
+        .where('ask_id', '=', askId)
+        .where('heartbeat_at', '<', before)
+        .returningAll()
+        .executeTakeFirst();
+    },
+  };
+}
