@@ -1,17 +1,13 @@
 import { hash, verify } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
+import { PASSWORD_RESET_REQUIRED } from '../db/schema';
 
 /** argon2id with the library's defaults (m=19 MiB, t=2, p=1). */
 export function hashPassword(plain: string): Promise<string> {
   return hash(plain);
 }
 
-/**
- * Stored in place of a hash for an account whose password cannot be checked (an imported hash in a format we do
- * not verify): no password matches it, and login tells the user to ask an administrator for a new one. Setting a
- * password replaces it.
- */
-export const PASSWORD_RESET_REQUIRED = '!password-reset-required';
+export { PASSWORD_RESET_REQUIRED };
 
 /** bcrypt (`$2a$`, `$2b$`, `$2y$`): the predecessor's passlib hashes, verified so imported users keep their password. */
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;

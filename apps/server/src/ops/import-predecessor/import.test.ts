@@ -362,6 +362,14 @@ describe('import from the predecessor', () => {
     expect(bobLogin.json()).toMatchObject({ code: 10401, message: 'errors.passwordResetRequired' });
     const admin = await t.login(ADMIN.username, ADMIN.password);
     const bob = await users.findByUsername('bob');
+    const marked = async () => {
+      const list = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: admin } });
+      return list
+        .json<{ result: UserReadAdmin[] }>()
+        .result.filter((u) => u.password_reset_required)
+        .map((u) => u.username);
+    };
+    expect(await marked()).toEqual(['bob']);
     const reset = await t.app.inject({
       method: 'PATCH',
       url: `/api/user/${bob?.id}`,
@@ -370,6 +378,7 @@ describe('import from the predecessor', () => {
     });
     expect(reset.statusCode).toBe(200);
     expect((await login(t, 'bob', 'bob-new-pass')).statusCode).toBe(200);
+    expect(await marked()).toEqual([]);
 
     // Settings, with the meanings translated.
     const alice = await users.findByUsername('alice');
