@@ -73,6 +73,7 @@ const WEB_CONV = '22222222-2222-4222-8222-222222222222';
 const NEVER_OPENED = '33333333-3333-4333-8333-333333333333';
 const ORPHAN_OWNER = '44444444-4444-4444-8444-444444444444';
 const VANISHED = '55555555-5555-4555-8555-555555555555';
+const REUSED_IDS = '66666666-6666-4666-8666-666666666666';
 const hex = (uuid: string) => uuid.replace(/-/g, '');
 
 /** An API history with an edited second question (two branches), with the predecessor's `children` bug. */
@@ -273,12 +274,15 @@ function writeFixture(): Fixture {
   conv.run('openai_web', hex(NEVER_OPENED), 'gpt_3_5', 'Never opened', 2, 0, '2024-02-03 08:00:00', null);
   // Its owner was deleted in the predecessor: the row kept a dangling user id.
   conv.run('openai_web', hex(ORPHAN_OWNER), 'gpt_3_5', 'Orphan', 99, 1, '2024-02-04 08:00:00', null);
+  conv.run('openai_api', hex(REUSED_IDS), 'gpt_4', 'Reused ids', 2, 1, '2024-02-05 08:00:00', null);
   db.close();
 
   const conversationsFile = path.join(dir, 'conversations.json');
   // A document whose record an admin hard-deleted ("clear all" keeps the documents).
   const vanished = { ...webHistory(), _id: VANISHED };
-  writeFileSync(conversationsFile, JSON.stringify([apiHistory(), webHistory(), vanished]));
+  // Message ids of another conversation (they are unique here): reported, not merged into the other one.
+  const reused = { ...apiHistory(), _id: REUSED_IDS };
+  writeFileSync(conversationsFile, JSON.stringify([apiHistory(), webHistory(), vanished, reused]));
   const askLogsFile = path.join(dir, 'ask_logs.json');
   const log = (minute: number, userId: number, model: string) =>
     JSON.stringify({
@@ -336,7 +340,7 @@ describe('import from the predecessor', () => {
     const deps = { db: t.ctx.dbHandle.db, secretBox: t.ctx.secretBox };
     const summary = await importPredecessor(deps, loadFixture(fixture), { utcOffsetMinutes: 8 * 60 });
     expect(summary.users).toEqual({ created: 2, already: 1, skipped: 0, failed: 1 });
-    expect(summary.conversations).toEqual({ created: 4, already: 0, skipped: 1, failed: 0 });
+    expect(summary.conversations).toEqual({ created: 4, already: 0, skipped: 1, failed: 1 });
     expect(summary.askLogs).toEqual({ created: 3, already: 0, skipped: 0, failed: 1 });
     expect(summary.messages).toBe(9);
     expect(summary.passwordResets).toEqual(['bob']);
@@ -346,6 +350,9 @@ describe('import from the predecessor', () => {
         expect.stringContaining(`conversation ${VANISHED}: no conversation record`),
         expect.stringContaining(`conversation ${ORPHAN_OWNER}: owner 99 not imported`),
         expect.stringContaining('ask log #4'),
+        expect.stringContaining(
+          `conversation ${REUSED_IDS}: message u-1 already belongs to conversation ${API_CONV}`,
+        ),
       ]),
     );
 
@@ -453,6 +460,7 @@ describe('import from the predecessor', () => {
     const conversations = conversationRepository(t.ctx.dbHandle.db);
     expect((await conversations.findByUuid(ORPHAN_OWNER))?.user_id).toBeNull();
     expect(await conversations.findByUuid(VANISHED)).toBeUndefined();
+    expect(await conversations.findByUuid(REUSED_IDS)).toBeUndefined();
 
     const logs = await askLogRepository(t.ctx.dbHandle.db).listRecent({ limit: 10 });
     expect(logs.map((l) => [l.time, l.user_id, l.model, l.conversation_id])).toEqual(
@@ -461,7 +469,7 @@ describe('import from the predecessor', () => {
 
     const again = await importPredecessor(deps, loadFixture(fixture), { utcOffsetMinutes: 8 * 60 });
     expect(again.users).toEqual({ created: 0, already: 3, skipped: 0, failed: 1 });
-    expect(again.conversations).toEqual({ created: 0, already: 4, skipped: 1, failed: 0 });
+    expect(again.conversations).toEqual({ created: 0, already: 4, skipped: 1, failed: 1 });
     expect(again.askLogs).toEqual({ created: 0, already: 3, skipped: 0, failed: 1 });
     expect(await askLogRepository(t.ctx.dbHandle.db).listRecent({ limit: 10 })).toHaveLength(3);
     expect(await users.count()).toBe(3);
@@ -485,7 +493,7 @@ describe('import from the predecessor', () => {
     expect(out).toContain('Dry run: nothing was written.');
     expect(out).toContain('Users: 2 would create, 1 already imported, 0 skipped, 1 failed');
     expect(out).toContain(
-      'Conversations: 4 would create, 0 already imported, 1 skipped, 0 failed (9 messages)',
+      'Conversations: 4 would create, 0 already imported, 1 skipped, 1 failed (9 messages)',
     );
     expect(out).toContain('Ask logs: 3 would create');
     expect(out).toContain('need a new password (old hash format not verifiable): bob');

@@ -144,6 +144,8 @@ async function importConversations(
     if (id) docs.set(id, d);
   }
   const rows = new Set<string>();
+  /** Message id → conversation, for the ones this run imports (a dry run writes none to look up). */
+  const seen = new Map<string, string>();
   const now = nowIso();
   for (const c of data.sql.conversations) {
     const uuid = toUuid(c.conversation_id) ?? String(c.conversation_id);
@@ -161,12 +163,20 @@ async function importConversations(
         summary.problems.push(`${label}: owner ${c.user_id} not imported, left unassigned`);
       if (!docs.has(uuid) && c.source === 'openai_api')
         summary.problems.push(`${label}: no history document, imported without messages`);
+      // Message ids are unique across conversations here: one already taken would move it into this one.
+      const ids = mapped.messages.map((m) => m.id);
+      const taken =
+        ids.filter((id) => seen.has(id)).map((id) => ({ id, conversation_id: seen.get(id) }))[0] ??
+        (await messageRepository(db).findConversationsOf(ids))[0];
+      if (taken)
+        throw new Error(`message ${taken.id} already belongs to conversation ${taken.conversation_id}`);
       if (!summary.dryRun) {
         await db.transaction().execute(async (trx) => {
           await conversationRepository(trx).insert(mapped.row);
           await messageRepository(trx).upsert(mapped.messages);
         });
       }
+      for (const id of ids) seen.set(id, uuid);
       summary.conversations.created++;
       summary.messages += mapped.messages.length;
     } catch (e) {
