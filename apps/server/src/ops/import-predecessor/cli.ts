@@ -72,9 +72,17 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   };
 }
 
-/** Runs the import into the configured database and returns the printed summary. */
-export async function runImportCli(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
-  const args = parseCliArgs(argv, cwd);
+/**
+ * Runs the import into the configured database and returns the printed summary. Input files are relative to
+ * `filesCwd` (where the command was typed); the config is found as the server finds it, from the project root.
+ */
+export async function runImportCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  filesCwd: string,
+  configCwd = process.cwd(),
+): Promise<string> {
+  const args = parseCliArgs(argv, filesCwd);
   let data;
   try {
     data = {
@@ -85,7 +93,7 @@ export async function runImportCli(argv: string[], env: NodeJS.ProcessEnv, cwd: 
   } catch (e) {
     throw new ImportError(`Cannot read the predecessor's data: ${(e as Error).message}`, { cause: e });
   }
-  const config = loadConfig(env, { cwd });
+  const config = loadConfig(env, { cwd: configCwd });
   const handle = openDb({ databaseUrl: config.data.database_url, dataDir: config.data.data_dir });
   try {
     let secretBox;
