@@ -8,6 +8,8 @@ export const ERRORS = {
   loginExpired: { code: 10401, status: 401, message: 'errors.loginExpired' },
   badCredentials: { code: 10401, status: 401, message: 'errors.badCredentials' },
   unauthorized: { code: 10401, status: 401, message: 'errors.unauthorized' },
+  /** An imported account whose old password cannot be checked: an administrator sets a new one. */
+  passwordResetRequired: { code: 10401, status: 401, message: 'errors.passwordResetRequired' },
   accessDenied: { code: 10403, status: 403, message: 'errors.accessDenied' },
   originNotAllowed: { code: 10403, status: 403, message: 'errors.originNotAllowed' },
   tooManyRequests: { code: 429, status: 429, message: 'errors.tooManyRequests' },

@@ -131,7 +131,11 @@ export const UserRead = z.object({
 });
 export type UserRead = z.infer<typeof UserRead>;
 
-export const UserReadAdmin = UserRead.extend({ remark: z.string().nullable() });
+export const UserReadAdmin = UserRead.extend({
+  remark: z.string().nullable(),
+  /** An imported account whose old password cannot be checked: it cannot log in until an admin sets a password. */
+  password_reset_required: z.boolean(),
+});
 export type UserReadAdmin = z.infer<typeof UserReadAdmin>;
 
 export const UserCreate = z.object({

@@ -4,6 +4,13 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
  * One schema for SQLite and PostgreSQL. Conventions that keep both dialects identical:
  * timestamps are ISO-8601 UTC text (sortable, indexable), booleans are 0/1 integers, JSON is text.
  */
+/**
+ * Stored in place of a password hash for an account whose password cannot be checked (an imported hash in a format
+ * we do not verify): no password matches it, login tells the user to ask an administrator, and the admin's user list
+ * shows it. Setting a password replaces it.
+ */
+export const PASSWORD_RESET_REQUIRED = '!password-reset-required';
+
 export interface UsersTable {
   id: Generated<number>;
   username: string;

@@ -9,6 +9,7 @@ import type {
   UserSetting,
   WebSourceSetting,
 } from '@cc/contracts';
+import { PASSWORD_RESET_REQUIRED } from '../db/schema';
 import type { UserRow, UserSettingsRow } from '../db/schema';
 import { bool } from '../repositories/executor';
 import type { CounterRow } from '../repositories/quota.repository';
@@ -52,7 +53,7 @@ export function joinSettings(
 }
 
 export interface PresentUserOptions {
-  /** Superuser viewer: adds `remark`. */
+  /** Superuser viewer: adds `remark` and `password_reset_required`. */
   admin: boolean;
   /** For the user's own view: what they can really use under the live config. */
   effective?: Config;
@@ -101,5 +102,10 @@ export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRea
     avatar: u.row.avatar,
     setting,
   };
-  return options.admin ? { ...read, remark: u.row.remark } : read;
+  if (!options.admin) return read;
+  return {
+    ...read,
+    remark: u.row.remark,
+    password_reset_required: u.row.hashed_password === PASSWORD_RESET_REQUIRED,
+  };
 }

@@ -8,6 +8,23 @@ export function askLogRepository(db: Executor) {
     async insert(row: Insertable<AskLogsTable>): Promise<void> {
       await db.insertInto('ask_logs').values(row).execute();
     },
+    /** Whether a row with the same time, user, conversation, source and model exists (an imported log seen again). */
+    async existsSame(
+      row: Pick<AskLogRow, 'time' | 'user_id' | 'conversation_id' | 'source' | 'model'>,
+    ): Promise<boolean> {
+      let q = db
+        .selectFrom('ask_logs')
+        .select('id')
+        .where('time', '=', row.time)
+        .where('source', '=', row.source)
+        .where('model', '=', row.model);
+      q = row.user_id === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', row.user_id);
+      q =
+        row.conversation_id === null
+          ? q.where('conversation_id', 'is', null)
+          : q.where('conversation_id', '=', row.conversation_id);
+      return !!(await q.limit(1).executeTakeFirst());
+    },
     /** Rows in [start, end) with only the columns the statistics need (range on the indexed `time`). */
     listForStats(start: string, end: string) {
       return db

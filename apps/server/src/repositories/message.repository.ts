@@ -62,6 +62,21 @@ export function messageRepository(db: Executor) {
         .orderBy('seq')
         .execute();
     },
+    /** Which of these message ids are stored already, with their conversation. */
+    async findConversationsOf(ids: string[]): Promise<Pick<MessageRow, 'id' | 'conversation_id'>[]> {
+      const found: Pick<MessageRow, 'id' | 'conversation_id'>[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        found.push(
+          ...(await db
+            .selectFrom('messages')
+            .select(['id', 'conversation_id'])
+            .where('id', 'in', chunk)
+            .execute()),
+        );
+      }
+      return found;
+    },
     findById(id: string): Promise<MessageRow | undefined> {
       return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -6,7 +6,7 @@ import { nowIso } from '../repositories/executor';
 import { sessionRepository } from '../repositories/session.repository';
 import { userRepository } from '../repositories/user.repository';
 import { recordAudit } from './audit.service';
-import { verifyPassword } from './password';
+import { PASSWORD_RESET_REQUIRED, hashPassword, needsRehash, verifyPassword } from './password';
 
 /** Session digests are HMACs of the cookie token; the token itself is never stored. */
 function digest(ctx: AppContext, token: string, key = ctx.secrets.sessionKey): string {
@@ -81,8 +81,11 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     await reserveAttempt(ctx, throttleKeys(input));
     found = await userRepository(db).findByUsername(input.username);
     const valid = await verifyPassword(found?.hashed_password ?? null, input.password);
+    if (found?.hashed_password === PASSWORD_RESET_REQUIRED && found.is_active === 1)
+      throw fail.passwordResetRequired();
     if (!found || !valid || found.is_active !== 1) throw fail.badCredentials();
     user = found;
+    if (needsRehash(found.hashed_password)) user = await upgradeHash(ctx, found, input.password);
   } catch (e) {
     await recordAudit(
       ctx,
@@ -109,6 +112,12 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     },
   );
   return result;
+}
+
+/** An imported (bcrypt) hash that just matched is replaced by our own, so the old format leaves with its last use. */
+async function upgradeHash(ctx: AppContext, user: UserRow, plain: string): Promise<UserRow> {
+  const hashed_password = await hashPassword(plain);
+  return (await userRepository(ctx.dbHandle.db).update(user.id, { hashed_password })) ?? user;
 }
 
 /** A checked login: gives the throttle reservations back and opens the session. */

@@ -78,6 +78,13 @@ export function UserPage() {
                 {ta('user.inactive')}
               </Badge>
             )}
+            {u.password_reset_required && (
+              <Tooltip label={ta('user.passwordResetRequiredHint')} multiline w={260}>
+                <Badge size="xs" color="orange" variant="light" tabIndex={0}>
+                  {ta('user.passwordResetRequired')}
+                </Badge>
+              </Tooltip>
+            )}
             {u.is_superuser && (
               <Badge size="xs" color="violet" variant="light">
                 {ta('user.superuser')}
