@@ -210,6 +210,19 @@ describe('share links', () => {
   });
 });
 
+describe('share link guessing', () => {
+  it('is rate-limited per address like other public routes', async () => {
+    let status = 0;
+    let tries = 0;
+    while (status !== 429 && tries < 70) {
+      tries += 1;
+      status = (await as(null, 'GET', `/api/share/${'B'.repeat(32)}`)).statusCode;
+    }
+    expect(status).toBe(429);
+    expect(tries).toBeLessThanOrEqual(61);
+  });
+});
+
 describe('export and import', () => {
   it('exports JSON that imports back as a new API conversation with the same path', async () => {
     const conv = await seedConversation(owner.id, 'Round trip');
