@@ -256,6 +256,56 @@ describe('export and import', () => {
     expect((await as(owner.cookie, 'POST', '/api/conv/import', exported.body)).statusCode).toBe(201);
   });
 
+  it('imports a web export as API messages: tool steps skipped, their children moved up', async () => {
+    const msg = (id: string, role: string, parent: string | null, text: string, extra = {}) => ({
+      id,
+      source: 'openai_web',
+      role,
+      parent,
+      children: [],
+      content: { content_type: 'text', parts: [text] },
+      ...extra,
+    });
+    const doc = {
+      _id: randomUUID(),
+      source: 'openai_web',
+      title: 'From the web',
+      create_time: 'not a time',
+      update_time: null,
+      current_node: 'a2',
+      current_model: 'gpt_4_browsing',
+      mapping: {
+        root: {
+          id: 'root',
+          source: 'openai_web',
+          role: 'system',
+          parent: null,
+          children: ['q'],
+          content: null,
+        },
+        q: msg('q', 'user', 'root', 'look this up'),
+        call: msg('call', 'assistant', 'q', '', { content: { content_type: 'code', text: 'search("x")' } }),
+        tool: msg('tool', 'tool', 'call', '', { author_name: 'browser', content: null }),
+        a2: msg('a2', 'assistant', 'tool', 'found it'),
+      },
+    };
+    const res = await as(owner.cookie, 'POST', '/api/conv/import', doc);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().result).toMatchObject({ source: 'openai_api', current_model: 'gpt_3_5' });
+    const history = (await as(owner.cookie, 'GET', `/api/conv/${res.json().result.conversation_id}`)).json()
+      .result as ConversationHistory;
+    const messages = Object.values(history.mapping);
+    // The code call is an assistant message with text (kept); the empty root and the tool step are not.
+    expect(messages.map((m) => messageText(m)).sort()).toEqual(['found it', 'look this up', 'search("x")']);
+    const byText = (text: string) => messages.find((m) => messageText(m) === text)!;
+    expect(byText('found it').parent).toBe(byText('search("x")').id);
+    expect(byText('look this up').parent).toBeNull();
+    expect(history.current_node).toBe(byText('found it').id);
+    expect(messages.every((m) => m.source === 'openai_api' && !['q', 'a2', 'call'].includes(m.id))).toBe(
+      true,
+    );
+  });
+
   it('exports Markdown with roles as headings and code blocks kept', async () => {
     const conv = await seedConversation(owner.id, 'Markdown one');
     const res = await as(owner.cookie, 'GET', `/api/conv/${conv.id}/export?format=md`);

@@ -107,6 +107,9 @@ export async function exportAllZip(ctx: AppContext, userId: number): Promise<Rea
           zip.add(entry);
           entry.push(new TextEncoder().encode(text), true);
         }
+        // A slow reader holds the rest back; a reader that left stops the work.
+        if (out.writableNeedDrain) await drained(out);
+        if (out.destroyed) return;
       }
       zip.end();
     } catch (e) {
@@ -121,6 +124,19 @@ export async function exportAllZip(ctx: AppContext, userId: number): Promise<Rea
 function isoTime(value: string | null | undefined): string | null {
   const ms = value ? Date.parse(value) : Number.NaN;
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+/** Resolves when the stream wants more, or has closed. */
+function drained(stream: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }
 
 const API_ROLES = new Set(['user', 'assistant', 'system']);
