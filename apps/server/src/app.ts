@@ -20,6 +20,7 @@ import { authRoutes } from './routes/auth.routes';
 import { healthRoutes } from './routes/health.routes';
 import { chatSocketRoute } from './chat/socket';
 import { conversationRoutes } from './routes/conversation.routes';
+import { shareRoutes } from './routes/share.routes';
 import { fileRoutes } from './routes/file.routes';
 import { machineRoutes } from './routes/machine.routes';
 import { metricsRoutes } from './routes/metrics.routes';
@@ -138,6 +139,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   conversationRoutes(app, ctx);
+  shareRoutes(app, ctx);
   fileRoutes(app, ctx);
   machineRoutes(app, ctx);
   pluginRoutes(app, ctx);

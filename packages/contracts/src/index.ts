@@ -9,5 +9,6 @@ export * from './machine';
 export * from './message';
 export * from './models';
 export * from './plugin';
+export * from './share';
 export * from './system';
 export * from './user';

@@ -312,6 +312,8 @@ export const AUDIT_ACTIONS = [
   'conversation.invalidate',
   'conversation.vanish',
   'conversation.assign',
+  'share.create',
+  'share.revoke',
   'server.create',
   'server.update',
   'server.delete',

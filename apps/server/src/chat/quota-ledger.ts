@@ -57,6 +57,19 @@ function inSlot(now: Date, slots: { start_time: string; end_time: string }[]): b
  * Every check before an ask, in the order of the predecessor (reference §2.4) plus rate limits and credits. Throws
  * the exact error of the first check that fails. Reads only; the charge happens in `reserve`.
  */
+/** A new conversation of the source is refused once the user holds `max_conv_count` valid ones (-1: no cap). */
+export async function checkConversationSlot(
+  db: Executor,
+  userId: number,
+  source: ChatSource,
+  setting: UserSetting,
+): Promise<void> {
+  const max = setting[source].max_conv_count;
+  if (max === -1) return;
+  if ((await conversationRepository(db).countValid(userId, source)) >= max)
+    throw fail.maxConversationCountReached();
+}
+
 export async function checkQuota(
   ctx: AppContext,
   input: QuotaCheckInput,
@@ -86,10 +99,7 @@ export async function checkQuota(
   const cap = input.rules.sharedCap(config, input.model);
   if (cap && (await sharedCapUsed(db, input.source, cap, now)) >= cap.limit)
     throw fail.noAvailableGpt4AskCount();
-  if (input.newConversation && s.max_conv_count !== -1) {
-    const count = await conversationRepository(db).countValid(input.userId, input.source);
-    if (count >= s.max_conv_count) throw fail.maxConversationCountReached();
-  }
+  if (input.newConversation) await checkConversationSlot(db, input.userId, input.source, input.setting);
   input.rules.checkUploads({
     model: input.model,
     attachments: input.attachments,

@@ -276,6 +276,21 @@ export interface TaskRunsTable {
   summary: string | null;
 }
 
+/** Read-only links to a snapshot of a conversation (`/share/{token}`). */
+export interface SharesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  token_hash: string;
+  conversation_id: string;
+  /** Who made the link (the conversation's owner then). */
+  user_id: number;
+  title: string | null;
+  /** JSON of the shared view (contracts' SharedConversation without `shared_at`). */
+  snapshot: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   servers: ServersTable;
   conversations: ConversationsTable;
@@ -295,6 +310,7 @@ export interface Database {
   tasks: TasksTable;
   task_runs: TaskRunsTable;
   files: FilesTable;
+  shares: SharesTable;
 }
 
 export type RunningAskRow = Selectable<RunningAsksTable>;
@@ -309,6 +325,7 @@ export type MessageRow = Selectable<MessagesTable>;
 export type AskLogRow = Selectable<AskLogsTable>;
 export type NewRequestLogRow = Insertable<RequestLogsTable>;
 export type FileRow = Selectable<FilesTable>;
+export type ShareRow = Selectable<SharesTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TaskRunRow = Selectable<TaskRunsTable>;
 

@@ -7,6 +7,7 @@ import { presentConfig } from '../services/system-config.service';
 import { relayToOpenaiWeb, startUpload, uploadLocalFile } from '../services/file.service';
 import { userRepository } from '../repositories/user.repository';
 import { multipartFile } from '../test/upload';
+import { createShare } from '../services/share.service';
 import { ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -117,6 +118,8 @@ const FILE_PARAMS: Record<string, string> = {
   pendingFile: ':id',
   webFile: ':file_id',
   task: ':name',
+  share: ':share_id',
+  shareToken: ':token',
 };
 
 async function setUploadStrategy(strategy: 'server_upload_only' | 'browser_upload_only'): Promise<void> {
@@ -154,6 +157,40 @@ async function ownerWebFile(): Promise<string> {
   const row = await relayToOpenaiWeb(t.ctx, await ownerRow(), await ownerLocalFile());
   return row.openai_web_file_id!;
 }
+
+/** A share link of the owner's conversation (each call a fresh one). */
+async function ownerShare(): Promise<void> {
+  const row = (await conversationRepository(t.ctx.dbHandle.db).findByUuid(await victimConversation()))!;
+  const share = await createShare(t.ctx, await ownerRow(), row);
+  fileIds.share = String(share.id);
+  fileIds.shareToken = share.token;
+}
+
+/** Makes room under the owner's max_conv_count (the victims above count toward it). */
+async function roomForImport(): Promise<void> {
+  const repo = conversationRepository(t.ctx.dbHandle.db);
+  for (const c of await repo.list({ userId: ids.owner, source: 'openai_api', validOnly: true }))
+    await repo.update(c.conversation_id, { is_valid: 0 });
+}
+
+const importBody = () => ({
+  _id: randomUUID(),
+  source: 'openai_api',
+  title: 'imported',
+  create_time: null,
+  update_time: null,
+  mapping: {
+    a: {
+      id: 'a',
+      source: 'openai_api',
+      role: 'user',
+      children: [],
+      content: { content_type: 'text', text: 'hi' },
+    },
+  },
+  current_node: 'a',
+  current_model: 'gpt_3_5',
+});
 
 const cases = (): Case[] => [
   { method: 'GET', url: '/api/healthz', expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 } },
@@ -227,6 +264,30 @@ const cases = (): Case[] => [
     method: 'PATCH',
     url: '/api/conv/{victimConv}/assign/{ownerName}',
     expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  // share links, export and import
+  { method: 'GET', url: '/api/conv/shares', expect: ANY_USER },
+  {
+    method: 'POST',
+    url: '/api/conv/{victimConv}/shares',
+    expect: { anonymous: 10401, owner: 201, other: 10403, superuser: 10403 },
+  },
+  { method: 'DELETE', url: '/api/conv/{victimConv}/shares', expect: OWNER_ONLY },
+  { method: 'DELETE', url: '/api/conv/shares/{share}', before: ownerShare, expect: OWNER_ONLY },
+  {
+    method: 'GET',
+    url: '/api/share/{shareToken}',
+    before: ownerShare,
+    expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  { method: 'GET', url: '/api/conv/{conv}/export?format=md', expect: OWNER_ONLY },
+  { method: 'GET', url: '/api/conv/export.zip', expect: ANY_USER },
+  {
+    method: 'POST',
+    url: '/api/conv/import',
+    before: roomForImport,
+    payload: importBody,
+    expect: { anonymous: 10401, owner: 201, other: 201, superuser: 201 },
   },
   { method: 'GET', url: '/api/chat/openai-plugins/all', expect: ANY_USER },
   { method: 'GET', url: '/api/chat/openai-plugins/installed', expect: ANY_USER },

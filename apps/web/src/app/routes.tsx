@@ -70,6 +70,11 @@ export function createRoutes(client: QueryClient): RouteObject[] {
           lazy: () => import('./pages/history-route').then((m) => ({ Component: m.HistoryRoute })),
         },
         {
+          // Public: a share link opens without logging in.
+          path: 'share/:token',
+          lazy: () => import('./pages/share-route').then((m) => ({ Component: m.ShareRoute })),
+        },
+        {
           path: 'admin',
           loader: requireAccess(client, 'superuser'),
           lazy: () => import('./layout/admin-layout').then((m) => ({ Component: m.AdminLayout })),

@@ -91,3 +91,5 @@ export const PaperclipIcon = icon([
   'M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5',
 ]);
 export const CloseIcon = icon(['M18 6L6 18', 'M6 6l12 12']);
+export const ShareIcon = icon(['M4 12v8h16v-8', 'M16 6l-4-4-4 4', 'M12 2v13']);
+export const UploadIcon = icon(['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M17 8l-5-5-5 5', 'M12 3v12']);

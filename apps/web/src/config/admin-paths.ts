@@ -57,6 +57,8 @@ export const adminApiPaths = {
   allConversations: (query: AllConversationsQuery = {}) => withQuery('/api/conv/all', { ...query }),
   conversation: conv,
   vanishConversation: (id: string) => `${conv(id)}/vanish`,
+  /** Revokes every share link of the conversation. */
+  conversationShares: (id: string) => `${conv(id)}/shares`,
   assignConversation: (id: string, username: string) => `${conv(id)}/assign/${enc(username)}`,
   syncConversations: '/api/system/action/sync-openai-web-conv',
   // servers

@@ -34,6 +34,8 @@ export const paths = {
     withQuery('/login', { redirect: isSafeRedirect(redirect) ? redirect : null }),
   conversation: (conversationId?: string | null) => withQuery('/conversation', { id: conversationId }),
   history: (conversationId: string) => `/conv/${encodeURIComponent(conversationId)}`,
+  /** A share link's public page. */
+  share: (token: string) => `/share/${encodeURIComponent(token)}`,
   admin: (page: AdminPage = 'system') => `/admin/${page}`,
   redirect: (target: string) => `/redirect/${encodeURIComponent(target.replace(/^\//, ''))}`,
   forbidden: '/error/403',
@@ -52,6 +54,16 @@ export const apiPaths = {
   currentNode: (id: string) => `${conv(id)}/current-node`,
   generateTitle: (id: string, messageId: string) =>
     withQuery(`${conv(id)}/gen_title`, { message_id: messageId }),
+  /** The user's own share links. */
+  shares: '/api/conv/shares',
+  /** POST: a new share link of the conversation; DELETE: revoke all of its links. */
+  conversationShares: (id: string) => `${conv(id)}/shares`,
+  share: (shareId: number) => `/api/conv/shares/${shareId}`,
+  /** The public view behind a share link. */
+  sharedView: (token: string) => `/api/share/${encodeURIComponent(token)}`,
+  exportConversation: (id: string, format: 'json' | 'md') => withQuery(`${conv(id)}/export`, { format }),
+  exportAll: '/api/conv/export.zip',
+  importConversation: '/api/conv/import',
   installedPlugins: '/api/chat/openai-plugins/installed',
   commonStatus: '/api/status/common',
   /** An uploaded or generated file (`file-service://<id>` pointers); the server streams or redirects. */

@@ -7,7 +7,7 @@ import type { DisplayType, MessageBucket } from '../../lib/conversation/history'
 import { applyCitations, stripCitationMarkers } from '../../lib/markdown/citations';
 import { CodeIcon, ExternalIcon, GlobeIcon, ImageIcon, PuzzleIcon } from '../icons';
 import { apiPaths } from '../../config/paths';
-import { useConversationId } from './conversation-context';
+import { useConversationId, useSharedView } from './conversation-context';
 import { MarkdownView } from './markdown-view';
 
 /**
@@ -39,6 +39,19 @@ function ImageGrid({
   /** Small square thumbnails in a row (the images of a user's question). */
   thumbnails?: boolean;
 }) {
+  const { t } = useTranslation();
+  const shared = useSharedView();
+  if (shared && pointers.length > 0) {
+    return (
+      <Group gap="xs">
+        {pointers.map((p, i) => (
+          <Text key={i} size="sm" c="dimmed" className="cc-image-placeholder" data-testid="image-placeholder">
+            {t('share.imageHidden', { title: p.title ?? alt })}
+          </Text>
+        ))}
+      </Group>
+    );
+  }
   const urls = pointers
     .map((p) => ({ url: resolveAssetUrl(p.pointer), title: p.title }))
     .filter((p): p is { url: string; title: string | null | undefined } => p.url !== null);

@@ -19,6 +19,7 @@ import {
 } from '../icons';
 import { ModelAvatar, UserAvatar } from '../model-display';
 import { BucketView } from './buckets';
+import { useSharedView } from './conversation-context';
 import { MessageActionsContext } from './message-actions';
 import type { MessageActions } from './message-actions';
 
@@ -45,11 +46,32 @@ function imageFileIds(message: ChatMessage | undefined): Set<string> {
 /** The files of a user message as chips that download them through the server (shown once per row). */
 function Attachments({ messages }: { messages: ChatMessage[] }) {
   const { t } = useTranslation();
+  const shared = useSharedView();
   const last = messages[messages.length - 1];
   const all = last?.source === 'openai_web' ? (last.metadata?.attachments ?? []) : [];
   const shown = imageFileIds(last);
   const attachments = all.filter((a) => !shown.has(a.id));
   if (!attachments.length) return null;
+  if (shared) {
+    // A share link's page names the files but never links to them.
+    return (
+      <Group
+        gap={6}
+        className="cc-attachments"
+        role="list"
+        aria-label={t('render.attachments', { count: attachments.length })}
+      >
+        {attachments.map((a, i) => (
+          <span key={i} role="listitem" className="cc-attachment-chip">
+            <PaperclipIcon size={14} />
+            <Text span size="sm" truncate className="cc-attachment-name">
+              {a.name}
+            </Text>
+          </span>
+        ))}
+      </Group>
+    );
+  }
   return (
     <Group
       gap={6}

@@ -28,6 +28,7 @@ import { DataTable } from '../shared/data-table';
 import type { Column, RowId } from '../shared/data-table';
 import { notifySuccess, notifyWarning } from '../shared/notify';
 import { useUsers } from '../user/api/get-users';
+import { useRevokeConversationShares } from './api/revoke-shares';
 import { useAssignConversations } from './api/assign-conversations';
 import { useAllConversations } from './api/get-all-conversations';
 import { useInvalidateConversations } from './api/invalidate-conversations';
@@ -60,6 +61,7 @@ export function ConversationPage() {
   const onProgress = (finished: number, total: number) => setProgress({ finished, total });
   const invalidate = useInvalidateConversations(onProgress);
   const vanish = useVanishConversations(onProgress);
+  const revokeShares = useRevokeConversationShares();
   const assign = useAssignConversations(onProgress);
   const sync = useSyncConversations();
 
@@ -90,6 +92,18 @@ export function ConversationPage() {
       danger: true,
     });
     if (ok) report(await invalidate.mutateAsync(ids), 'invalidated');
+  };
+  const handleRevokeShares = async (c: ConversationRead) => {
+    const ok = await confirmAction({
+      title: ta('conversation.revokeShares'),
+      body: ta('conversation.revokeSharesConfirm', { title: c.title || ta('conversation.untitled') }),
+      confirmLabel: ta('conversation.revokeShares'),
+      cancelLabel: ta('common.cancel'),
+      danger: true,
+    });
+    if (!ok) return;
+    const count = await revokeShares.mutateAsync(c.conversation_id);
+    notifySuccess(ta('conversation.sharesRevoked', { count }));
   };
   const handleVanish = async (ids: string[]) => {
     const ok = await confirmAction({
@@ -205,6 +219,12 @@ export function ConversationPage() {
             </Menu.Item>
             <Menu.Item onClick={() => setAssignIds([c.conversation_id])}>
               {ta('conversation.assign')}
+            </Menu.Item>
+            <Menu.Item
+              disabled={!c.is_public}
+              onClick={() => void handleRevokeShares(c).catch(() => undefined)}
+            >
+              {ta('conversation.revokeShares')}
             </Menu.Item>
             <Menu.Divider />
             <Menu.Item

@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   CloseButton,
+  Group,
   Menu,
   ScrollArea,
   Skeleton,
@@ -14,11 +15,21 @@ import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationRead } from '@cc/contracts';
-import { DotsIcon, PencilIcon, TrashIcon } from '../../../components/icons';
+import {
+  DotsIcon,
+  DownloadIcon,
+  MarkdownIcon,
+  PencilIcon,
+  ShareIcon,
+  TrashIcon,
+} from '../../../components/icons';
 import { ModelAvatar } from '../../../components/model-display';
 import { useConversations } from '../api/get-conversations';
 import { useDeleteConversation } from '../api/delete-conversation';
+import { exportConversation } from '../api/transfer';
 import { RenameForm } from './rename-form';
+import { ShareLinks } from './share-links';
+import { TransferMenu } from './transfer-menu';
 
 interface Props {
   selectedId: string | null;
@@ -58,6 +69,17 @@ function ItemMenu({
     });
   };
 
+  const handleShare = () => {
+    modals.open({
+      title: t('share.title', { title }),
+      size: 'lg',
+      children: <ShareLinks conversationId={conversation.conversation_id} />,
+    });
+  };
+  // A failure is reported by the API client (toast).
+  const handleExport = (format: 'json' | 'md') =>
+    void exportConversation(conversation.conversation_id, format).catch(() => undefined);
+
   const handleDelete = () => {
     modals.openConfirmModal({
       title: t('conversations.delete'),
@@ -93,6 +115,19 @@ function ItemMenu({
         <Menu.Item leftSection={<PencilIcon size={14} />} onClick={handleRename}>
           {t('conversations.rename')}
         </Menu.Item>
+        <Menu.Item leftSection={<ShareIcon size={14} />} onClick={handleShare} data-testid="share-item">
+          {t('share.menu')}
+        </Menu.Item>
+        <Menu.Item
+          leftSection={<DownloadIcon size={14} />}
+          onClick={() => handleExport('json')}
+          data-testid="export-json-item"
+        >
+          {t('transfer.exportJson')}
+        </Menu.Item>
+        <Menu.Item leftSection={<MarkdownIcon size={14} />} onClick={() => handleExport('md')}>
+          {t('transfer.exportMarkdown')}
+        </Menu.Item>
         <Menu.Item leftSection={<TrashIcon size={14} />} c="red" onClick={handleDelete}>
           {t('conversations.delete')}
         </Menu.Item>
@@ -120,18 +155,22 @@ export function ConversationList({
 
   return (
     <Stack gap="xs" className="cc-conv-list" mih={0} style={{ flex: 1 }}>
-      <TextInput
-        size="xs"
-        placeholder={t('conversations.search')}
-        aria-label={t('conversations.search')}
-        value={filter}
-        onChange={(e) => setFilter(e.currentTarget.value)}
-        rightSection={
-          filter ? (
-            <CloseButton size="xs" onClick={() => setFilter('')} aria-label={t('common.clear')} />
-          ) : null
-        }
-      />
+      <Group gap={4} wrap="nowrap">
+        <TextInput
+          style={{ flex: 1 }}
+          size="xs"
+          placeholder={t('conversations.search')}
+          aria-label={t('conversations.search')}
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          rightSection={
+            filter ? (
+              <CloseButton size="xs" onClick={() => setFilter('')} aria-label={t('common.clear')} />
+            ) : null
+          }
+        />
+        <TransferMenu onImported={onSelect} />
+      </Group>
       <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
         <nav aria-label={t('conversations.listLabel')}>
           <ul className="cc-conv-items" data-testid="conversation-list">

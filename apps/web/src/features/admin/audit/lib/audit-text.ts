@@ -14,6 +14,8 @@ export const ACTION_KEYS: Record<AuditAction, AdminKey> = {
   'conversation.invalidate': 'audit.actions.conversation_invalidate',
   'conversation.vanish': 'audit.actions.conversation_vanish',
   'conversation.assign': 'audit.actions.conversation_assign',
+  'share.create': 'audit.actions.share_create',
+  'share.revoke': 'audit.actions.share_revoke',
   'server.create': 'audit.actions.server_create',
   'server.update': 'audit.actions.server_update',
   'server.delete': 'audit.actions.server_delete',

@@ -1,0 +1,1 @@
+export { SharedConversationView } from './components/shared-conversation-view';

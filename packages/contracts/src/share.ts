@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ChatMessage, ConversationHistory } from './message';
+import { ChatSource } from './models';
+
+/** A share link of one's own (the token is shown only once, when the link is created). */
+export const ShareRead = z.object({
+  id: z.number().int(),
+  conversation_id: z.string(),
+  /** The conversation's title when the link was made. */
+  title: z.string().nullable(),
+  created_at: z.string(),
+  /** When the link was revoked; null while it works. */
+  revoked_at: z.string().nullable(),
+});
+export type ShareRead = z.infer<typeof ShareRead>;
+
+/** `POST /api/conv/{id}/shares`: the new link with its token (the path to open is `/share/{token}`). */
+export const ShareCreated = ShareRead.extend({ token: z.string() });
+export type ShareCreated = z.infer<typeof ShareCreated>;
+
+export const ShareIdParams = z.object({ share_id: z.coerce.number().int().min(1) });
+/** Tokens are 32 base64url characters (24 random bytes); anything else cannot be one. */
+export const ShareTokenParams = z.object({ token: z.string().min(1).max(128) });
+
+/**
+ * `GET /api/share/{token}` (public): the conversation as it was when the link was made. Only the messages of the
+ * path shown then, in order; no owner, no ids of the conversation, no uploads.
+ */
+export const SharedConversation = z.object({
+  title: z.string().nullable(),
+  source: ChatSource,
+  current_model: z.string().nullable(),
+  /** When the link was made. */
+  shared_at: z.string(),
+  /** The messages from the first to the last shown, each with its parent. */
+  messages: z.array(ChatMessage),
+});
+export type SharedConversation = z.infer<typeof SharedConversation>;
+
+export const EXPORT_FORMATS = ['json', 'md'] as const;
+export const ExportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default('json') });
+
+/** Largest import accepted (the request body): bigger files are refused before they are read. */
+export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+/** Most messages an imported conversation may hold. */
+export const IMPORT_MAX_MESSAGES = 10_000;
+
+/** `POST /api/conv/import`: a JSON export (the history document) as the request body. */
+export const ConversationImport = ConversationHistory.extend({
+  mapping: z
+    .record(z.string().min(1).max(256), ChatMessage)
+    .refine((m) => Object.keys(m).length > 0, { message: 'the conversation has no messages' })
+    .refine((m) => Object.keys(m).length <= IMPORT_MAX_MESSAGES, {
+      message: `more than ${IMPORT_MAX_MESSAGES} messages`,
+    }),
+});
+export type ConversationImport = z.infer<typeof ConversationImport>;
