@@ -4,6 +4,7 @@ export const queryKeys = {
   conversations: ['conversations'] as const,
   conversationList: ['conversations', 'list'] as const,
   conversation: (id: string) => ['conversations', 'detail', id] as const,
+  conversationSearch: (q: string) => ['conversations', 'search', q] as const,
   installedPlugins: ['plugins', 'installed'] as const,
   commonStatus: ['status', 'common'] as const,
 };

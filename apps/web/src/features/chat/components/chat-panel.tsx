@@ -38,6 +38,8 @@ export type ChatTarget =
   | {
       kind: 'conversation';
       conversationId: string;
+      /** A message to scroll to and highlight once it is shown (a search result). */
+      focusMessageId?: string | null;
       history: ConversationHistory | undefined;
       loading: boolean;
     };
@@ -425,6 +427,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
               model={model}
               userMarkdown={preference.renderUserMessageInMd}
               resetKey={targetKey}
+              focusMessageId={target.kind === 'conversation' ? target.focusMessageId : null}
               contentVersion={contentVersion}
               footer={footer}
               codeWrap={preference.codeAutoWrap}
