@@ -34,14 +34,41 @@ function ftsPhrase(q: string): string {
 type MessagesEb = ExpressionBuilder<Database, 'messages'>;
 
 /**
+ * LIKE when the query has no cased letters (CJK, digits: PostgreSQL's LIKE is much cheaper than ILIKE), else
+ * ILIKE; both use the pg_trgm index from three characters.
+ */
+function pgOperator(q: string): 'like' | 'ilike' {
+  return q.toLowerCase() === q.toUpperCase() ? 'like' : 'ilike';
+}
+
+/** Every upper/lower-case spelling of a short query (`ab` → `ab`, `aB`, `Ab`, `AB`; `巴黎` → itself). */
+function caseVariants(q: string): string[] {
+  let out = [''];
+  for (const ch of q) {
+    const forms = [...new Set([ch.toLowerCase(), ch.toUpperCase()])];
+    out = out.flatMap((head) => forms.map((c) => head + c));
+  }
+  return out;
+}
+
+/**
  * `messages.id` is one of a message whose text contains `q` (case-insensitive): through the FTS5 trigram index on
- * SQLite (three characters or more), the pg_trgm index on PostgreSQL (ILIKE), else a LIKE over the rows the rest of
- * the query already bounds.
+ * SQLite (three characters or more), the pg_trgm index on PostgreSQL, else a LIKE over the rows the rest of the
+ * query already bounds.
  */
 function textContains(db: Executor, q: string) {
   const pattern = containsPattern(q);
-  if (dialectOf(db) === 'postgres')
-    return (eb: MessagesEb) => eb('messages.text', 'ilike', sql<string>`${pattern} escape '\\'`);
+  if (dialectOf(db) === 'postgres') {
+    if (trigramUsable(q))
+      return (eb: MessagesEb) => eb('messages.text', pgOperator(q), sql<string>`${pattern} escape '\\'`);
+    // No trigram to look up: a scan, where LIKE of each spelling costs far less than ILIKE's lower-casing.
+    return (eb: MessagesEb) =>
+      eb.or(
+        caseVariants(q).map((v) =>
+          eb('messages.text', 'like', sql<string>`${containsPattern(v)} escape '\\'`),
+        ),
+      );
+  }
   if (trigramUsable(q))
     return (eb: MessagesEb) =>
       eb(
@@ -55,11 +82,33 @@ function textContains(db: Executor, q: string) {
   return (eb: MessagesEb) => eb('messages.text', 'like', sql<string>`${pattern} escape '\\'`);
 }
 
+/**
+ * SQLite: walks the FTS table newest row first (its rowid is the message's) and stops at `limit` matches of the
+ * user's valid conversations: the trigram index for three characters or more, a LIKE over its text below that. The
+ * joins are CROSS JOINs so that SQLite keeps that order (a common word then costs as little as a rare one).
+ */
+async function sqliteMessages(db: Executor, userId: number, q: string, limit: number): Promise<SearchRow[]> {
+  const match = trigramUsable(q)
+    ? sql`message_search match ${ftsPhrase(q)}`
+    : sql`s.text like ${containsPattern(q)} escape '\\'`;
+  const result = await sql<SearchRow>`
+    select c.conversation_id, c.title, c.source, c.current_model, m.id as message_id, m.role, m.text,
+      m.create_time as time
+    from message_search s
+    cross join messages m on m.id = s.message_id
+    cross join conversations c on c.conversation_id = m.conversation_id
+    where ${match} and c.user_id = ${userId} and c.is_valid = 1 and m.role in ('user', 'assistant')
+    order by s.rowid desc
+    limit ${limit}`.execute(db);
+  return result.rows;
+}
+
 /** Full-text search over conversations, done by the database. */
 export function searchRepository(db: Executor) {
   return {
     /** The newest messages of `userId`'s valid conversations whose text contains `q`. */
     messages(userId: number, q: string, limit: number): Promise<SearchRow[]> {
+      if (dialectOf(db) === 'sqlite') return sqliteMessages(db, userId, q, limit);
       return db
         .selectFrom('messages')
         .innerJoin('conversations', 'conversations.conversation_id', 'messages.conversation_id')
@@ -78,7 +127,6 @@ export function searchRepository(db: Executor) {
         .where('messages.role', 'in', SEARCHED_ROLES)
         .where(textContains(db, q))
         .orderBy('messages.create_time', 'desc')
-        .orderBy('messages.id')
         .limit(limit)
         .execute();
     },
@@ -112,7 +160,7 @@ export function titleContains(db: Executor, q: string) {
   const pattern = containsPattern(q);
   if (dialectOf(db) === 'postgres')
     return (eb: ExpressionBuilder<Database, 'conversations'>) =>
-      eb('conversations.title', 'ilike', sql<string>`${pattern} escape '\\'`);
+      eb('conversations.title', pgOperator(q), sql<string>`${pattern} escape '\\'`);
   return (eb: ExpressionBuilder<Database, 'conversations'>) =>
     eb(eb.fn('lower', ['conversations.title']), 'like', sql<string>`${pattern.toLowerCase()} escape '\\'`);
 }

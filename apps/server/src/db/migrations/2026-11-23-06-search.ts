@@ -11,7 +11,8 @@ import type { AnyDb } from './helpers';
  * text changed. Filled for the messages already stored.
  *
  * PostgreSQL: pg_trgm GIN indexes on `messages.text` (user and assistant messages) and `conversations.title`, used
- * by ILIKE '%q%' for queries of three characters or more.
+ * by (I)LIKE '%q%' for queries of three characters or more, and an index on `messages.create_time` for reading the
+ * newest messages first (a common word or a short query stops after a page of matches).
  */
 export function search(dialect: DialectName) {
   return {
@@ -20,6 +21,8 @@ export function search(dialect: DialectName) {
         await sql`create extension if not exists pg_trgm`.execute(db);
         await sql`create index messages_text_trgm_idx on messages using gin (text gin_trgm_ops)
           where role in ('user', 'assistant')`.execute(db);
+        // Newest messages first: a common word is answered from the first rows of this index.
+        await sql`create index messages_time_idx on messages (create_time)`.execute(db);
         await sql`create index conversations_title_trgm_idx on conversations using gin (title gin_trgm_ops)`.execute(
           db,
         );
@@ -54,6 +57,7 @@ export function search(dialect: DialectName) {
       if (dialect === 'postgres') {
         await sql`drop index if exists conversations_title_trgm_idx`.execute(db);
         await sql`drop index if exists messages_text_trgm_idx`.execute(db);
+        await sql`drop index if exists messages_time_idx`.execute(db);
         return;
       }
       for (const t of ['message_search_delete', 'message_search_update', 'message_search_insert'])
