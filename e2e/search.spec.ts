@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { login, send, startConversation, useEnglish } from './helpers';
+import { lastRow, login, send, startConversation, useEnglish } from './helpers';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -61,6 +61,24 @@ test('search finds an English word and a two-character Chinese word and opens th
   await zh.filter({ hasText: 'Question' }).click();
   await expect(page).toHaveURL(new RegExp(`id=${zhId}.*message=`));
   await expect(page.locator('[data-focused=true]')).toContainText('巴黎');
+
+  // A regenerated answer: the first one is now on another branch; its result shows that branch, at that answer.
+  await page.getByTestId('conversation-search').fill('');
+  const answer = lastRow(page);
+  await answer.hover();
+  await answer.getByTestId('regenerate-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  await expect(lastRow(page).getByTestId('branch-position')).toHaveText('2 / 2');
+  const answers = (await searchFor(page, '巴黎'))
+    .getByTestId('search-result')
+    .filter({ hasText: zhTitle })
+    .filter({ hasText: 'Answer' });
+  await expect(answers).toHaveCount(2);
+  // Newest first: the last one is the first answer.
+  await answers.last().click();
+  const first = page.locator('[data-focused=true]');
+  await expect(first).toContainText('巴黎');
+  await expect(first.getByTestId('branch-position')).toHaveText('1 / 2');
 
   // Nothing found: an empty state, not an error.
   await expect(
