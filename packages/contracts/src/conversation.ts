@@ -38,13 +38,39 @@ export const ListAllQuery = z.object({
   username: z.string().min(1).max(32).optional(),
   /** Only conversations no user owns (e.g. found by a sync). */
   unassigned: QueryBool.optional(),
-  /** Case-insensitive part of the title. */
-  q: z.string().min(1).max(256).optional(),
+  /** Case-insensitive part of the title or of a message's text, or the start of the conversation id. */
+  q: z.string().trim().min(1).max(256).optional(),
   offset: z.coerce.number().int().min(0).default(0),
   /** Page size; none = every match. */
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 export type ListAllQuery = z.infer<typeof ListAllQuery>;
+
+/** `GET /api/conv/search`: the user's own conversations whose title or message text contains `q`. */
+export const ConversationSearchQuery = z.object({
+  /** Any part of a title or message, case-insensitive; one character is enough (e.g. `巴`). */
+  q: z.string().trim().min(1).max(200),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+export type ConversationSearchQuery = z.infer<typeof ConversationSearchQuery>;
+
+/**
+ * One search hit: a message (or, when `message_id` is null, the conversation's title) and a snippet of its text.
+ * `highlights` are `[start, end)` offsets of the matches in `snippet` (JavaScript string indices); the snippet is
+ * plain text, never markup.
+ */
+export const ConversationSearchHit = z.object({
+  conversation_id: z.string(),
+  title: z.string().nullable(),
+  source: ChatSource,
+  model: z.string().nullable(),
+  message_id: z.string().nullable(),
+  role: z.string().nullable(),
+  snippet: z.string(),
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+  time: z.string(),
+});
+export type ConversationSearchHit = z.infer<typeof ConversationSearchHit>;
 
 export const BULK_CONVERSATION_ACTIONS = ['invalidate', 'vanish', 'assign'] as const;
 

@@ -6,6 +6,7 @@ import { openDb } from './client';
 import { MIGRATION_LOCK_KEY, PendingMigrationsError, prepareSchema } from './migrate';
 import { migrationList } from './migrations';
 import type { AnyDb } from './migrations/helpers';
+import { searchRepository } from '../repositories/search.repository';
 
 const withExtra = (dialect: 'sqlite' | 'postgres') => ({
   ...migrationList(dialect),
@@ -103,6 +104,80 @@ describe('2026-11-23-01-message-files', () => {
       expect(await handle.db.selectFrom('message_files').select('file_id').execute()).toEqual([
         { file_id: 'file-chart' },
       ]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('2026-11-23-06-search', () => {
+  it('indexes the messages stored before it, and the index follows later writes and removals', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    const before = (dialect: 'sqlite' | 'postgres') =>
+      Object.fromEntries(
+        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-06-search'),
+      );
+    try {
+      await prepareSchema(handle, true, before);
+      const db = handle.db as unknown as AnyDb;
+      const now = new Date().toISOString();
+      const user = await db
+        .insertInto('users')
+        .values({
+          username: 'u',
+          nickname: 'u',
+          email: 'u@example.com',
+          hashed_password: '-',
+          is_active: 1,
+          is_superuser: 0,
+          is_verified: 1,
+          create_time: now,
+          update_time: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('conversations')
+        .values({
+          conversation_id: 'c1',
+          source: 'openai_api',
+          user_id: user.id,
+          create_time: now,
+          update_time: now,
+        })
+        .execute();
+      const message = (id: string, role: string, text: string) => ({
+        id,
+        conversation_id: 'c1',
+        role,
+        text,
+        create_time: now,
+      });
+      await db
+        .insertInto('messages')
+        .values([
+          message('m1', 'user', '我想去巴黎看看埃菲尔铁塔'),
+          message('m2', 'assistant', 'Paris has the Eiffel Tower'),
+          message('m3', 'system', 'Eiffel system prompt'),
+        ])
+        .execute();
+      expect((await prepareSchema(handle, true))[0]).toBe('2026-11-23-06-search');
+
+      const search = searchRepository(handle.db);
+      const ids = async (q: string) =>
+        (await search.messages(user.id, q, 20)).map((r) => r.message_id).sort();
+      expect(await ids('eiffel')).toEqual(['m2']);
+      expect(await ids('埃菲尔')).toEqual(['m1']);
+      expect(await ids('巴黎')).toEqual(['m1']);
+      await db
+        .insertInto('messages')
+        .values(message('m4', 'user', 'And the Eiffel museum?'))
+        .execute();
+      expect(await ids('eiffel')).toEqual(['m2', 'm4']);
+      await db.deleteFrom('messages').where('id', '=', 'm2').execute();
+      expect(await ids('eiffel')).toEqual(['m4']);
     } finally {
       await handle.close();
       await database.drop();

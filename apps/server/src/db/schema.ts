@@ -120,6 +120,17 @@ export interface MessagesTable {
 }
 
 /**
+ * SQLite only: the FTS5 (trigram) index of user and assistant message text, rowid = the message's rowid, kept by
+ * triggers on `messages` (PostgreSQL searches `messages.text` through a pg_trgm index instead).
+ */
+export interface MessageSearchTable {
+  rowid: number;
+  text: string;
+  message_id: string;
+  conversation_id: string;
+}
+
+/**
  * The upstream files a stored message points at (image parts and code-interpreter images of assistant and tool
  * messages), written with the message: the only way a conversation grants access to a file it did not upload.
  */
@@ -296,6 +307,7 @@ export interface Database {
   conversations: ConversationsTable;
   messages: MessagesTable;
   message_files: MessageFilesTable;
+  message_search: MessageSearchTable;
   ask_logs: AskLogsTable;
   rate_events: RateEventsTable;
   shared_cap_events: SharedCapEventsTable;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { ConversationRow, ConversationsTable } from '../db/schema';
 import type { Executor } from './executor';
+import { conversationsWithText, titleContains } from './search.repository';
 
 export interface ConversationFilter {
   userId?: number;
@@ -13,18 +14,16 @@ export interface ConversationFilter {
   username?: string;
   /** Only rows without an owner. */
   unassigned?: boolean;
-  /** Case-insensitive part of the title. */
-  titleContains?: string;
+  /**
+   * Case-insensitive part of the title or of a user or assistant message's text (searched by the database's
+   * full-text index), or the start of the conversation id.
+   */
+  matching?: string;
 }
 
 export interface Page {
   offset?: number;
   limit?: number;
-}
-
-/** `%`, `_` and `\` match themselves in a LIKE pattern built from user text. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The `conversations` table. */
@@ -42,9 +41,16 @@ export function conversationRepository(db: Executor) {
         eb.selectFrom('users').select('users.id').where('users.username', '=', username),
       );
     }
-    if (filter.titleContains) {
-      const pattern = likePattern(filter.titleContains);
-      q = q.where((eb) => eb(eb.fn('lower', ['title']), 'like', sql<string>`${pattern} escape '\\'`));
+    if (filter.matching) {
+      const text = filter.matching;
+      const idPrefix = `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or([
+          titleContains(db, text)(eb),
+          eb('conversation_id', 'like', sql<string>`${idPrefix} escape '\\'`),
+          eb('conversation_id', 'in', conversationsWithText(db, text)),
+        ]),
+      );
     }
     return q;
   }

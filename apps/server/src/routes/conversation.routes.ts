@@ -7,6 +7,8 @@ import {
   ConversationBulkResult,
   ConversationHistory,
   ConversationIdParams,
+  ConversationSearchHit,
+  ConversationSearchQuery,
   ConversationRead,
   CurrentNodeUpdate,
   GenTitleQuery,
@@ -38,6 +40,7 @@ import {
   setCurrentNode,
   vanishConversation,
 } from '../services/conversation.service';
+import { searchConversations } from '../services/search.service';
 
 export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -49,6 +52,19 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
     { config: { access: 'user' }, schema: { tags, response: { 200: envelope(z.array(ConversationRead)) } } },
     async (request) =>
       ok((await listOwnConversations(ctx, currentUser(request).user.id)).map(presentConversation)),
+  );
+
+  r.get(
+    '/api/conv/search',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        querystring: ConversationSearchQuery,
+        response: { 200: envelope(z.array(ConversationSearchHit)) },
+      },
+    },
+    async (request) => ok(await searchConversations(ctx, currentUser(request).user.id, request.query)),
   );
 
   r.get(

@@ -303,7 +303,7 @@ export async function listConversationsPage(
     userId: query.user_id,
     username: query.username,
     unassigned: query.unassigned,
-    titleContains: query.q,
+    matching: query.q,
   };
   const repo = conversationRepository(ctx.dbHandle.db);
   const rows = await repo.list(filter, { offset: query.offset, limit: query.limit });

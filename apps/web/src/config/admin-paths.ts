@@ -23,6 +23,8 @@ export interface AllConversationsQuery {
   valid_only?: boolean;
   source?: ChatSource;
   user_id?: number;
+  /** Part of a title or of a message's text, or the start of the conversation id (searched on the server). */
+  q?: string;
 }
 
 export interface PluginQuery {

@@ -32,7 +32,9 @@ export const paths = {
   home: '/home',
   login: (redirect?: string | null) =>
     withQuery('/login', { redirect: isSafeRedirect(redirect) ? redirect : null }),
-  conversation: (conversationId?: string | null) => withQuery('/conversation', { id: conversationId }),
+  /** `message`: a message to scroll to and highlight (a search result). */
+  conversation: (conversationId?: string | null, messageId?: string | null) =>
+    withQuery('/conversation', { id: conversationId, message: messageId }),
   history: (conversationId: string) => `/conv/${encodeURIComponent(conversationId)}`,
   /** A share link's public page. */
   share: (token: string) => `/share/${encodeURIComponent(token)}`,
@@ -49,6 +51,7 @@ export const apiPaths = {
   logout: '/api/auth/logout',
   me: '/api/user/me',
   conversations: '/api/conv',
+  searchConversations: (q: string) => withQuery('/api/conv/search', { q }),
   conversation: conv,
   renameConversation: (id: string, title: string) => withQuery(conv(id), { title }),
   currentNode: (id: string) => `${conv(id)}/current-node`,

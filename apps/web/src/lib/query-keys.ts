@@ -5,6 +5,7 @@ export const queryKeys = {
   conversationList: ['conversations', 'list'] as const,
   conversation: (id: string) => ['conversations', 'detail', id] as const,
   shares: ['conversations', 'shares'] as const,
+  conversationSearch: (q: string) => ['conversations', 'search', q] as const,
   installedPlugins: ['plugins', 'installed'] as const,
   commonStatus: ['status', 'common'] as const,
 };

@@ -8,6 +8,7 @@ import { messageFiles } from './2026-11-23-01-message-files';
 import { leases } from './2026-11-23-03-leases';
 import { audit } from './2026-11-23-04-audit';
 import { taskSummaries } from './2026-11-23-05-task-summaries';
+import { search } from './2026-11-23-06-search';
 import { shares } from './2026-11-23-07-shares';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
@@ -21,6 +22,7 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-23-03-leases': leases(dialect),
     '2026-11-23-04-audit': audit(dialect),
     '2026-11-23-05-task-summaries': taskSummaries(),
+    '2026-11-23-06-search': search(dialect),
     '2026-11-23-07-shares': shares(dialect),
   };
 }

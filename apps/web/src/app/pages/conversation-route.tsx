@@ -15,6 +15,7 @@ export function ConversationRoute() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('id');
+  const focusMessageId = params.get('message');
   const [draft, setDraft] = useState<NewConversationForm | null>(null);
   const [busy, setBusy] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -27,6 +28,17 @@ export function ConversationRoute() {
       setDraft(null);
       setDrawerOpen(false);
       setParams(conversationId ? { id: conversationId } : {}, { replace: false });
+    },
+    [setParams],
+  );
+
+  const openResult = useCallback(
+    (conversationId: string, messageId: string | null) => {
+      setDraft(null);
+      setDrawerOpen(false);
+      setParams(messageId ? { id: conversationId, message: messageId } : { id: conversationId }, {
+        replace: false,
+      });
     },
     [setParams],
   );
@@ -53,6 +65,7 @@ export function ConversationRoute() {
       ? {
           kind: 'conversation',
           conversationId: selectedId,
+          focusMessageId,
           history: history.data,
           loading: history.isLoading,
         }
@@ -74,6 +87,7 @@ export function ConversationRoute() {
       <ConversationList
         selectedId={draft ? null : selectedId}
         onSelect={select}
+        onOpenResult={openResult}
         onDeleted={(id) => {
           if (id === selectedId) select(null);
         }}

@@ -13,6 +13,8 @@ export interface MessageListProps {
   userMarkdown: boolean;
   /** A new key (another conversation) jumps to the latest message. */
   resetKey: string;
+  /** A message to scroll to and highlight briefly instead (a search result); ignored when not on the shown path. */
+  focusMessageId?: string | null;
   /** Bumped when the streaming answer grows: the list follows it while the reader is at the bottom. */
   contentVersion?: number;
   /** Rendered after the last row, inside the scroll area (pending answer, error card). */
@@ -22,6 +24,8 @@ export interface MessageListProps {
 }
 
 const NEAR_BOTTOM_PX = 80;
+/** How long a message opened from a search result stays highlighted. */
+const FOCUS_HIGHLIGHT_MS = 2500;
 
 /**
  * Virtualised message rows: only the rows in view (plus a few) are in the DOM, measured as they render, so a
@@ -33,6 +37,7 @@ export function MessageList({
   model,
   userMarkdown,
   resetKey,
+  focusMessageId,
   contentVersion = 0,
   footer,
   codeWrap,
@@ -65,7 +70,14 @@ export function MessageList({
     [groups.length, virtualizer],
   );
 
+  const focusIndex = focusMessageId
+    ? groups.findIndex((g) => g.messages.some((m) => m.id === focusMessageId))
+    : -1;
+  const focusGroupId = focusIndex >= 0 ? (groups[focusIndex]?.id ?? null) : null;
+  const [flashId, setFlashId] = useState<string | null>(null);
+
   const jumpToLatest = useEffectEvent(() => {
+    if (focusIndex >= 0) return;
     atBottom.current = true;
     setShowJump(false);
     scrollToBottom(6);
@@ -85,6 +97,20 @@ export function MessageList({
   useEffect(() => {
     if (atBottom.current) requestAnimationFrame(() => scrollToBottom(2));
   }, [groups.length, contentVersion, scrollToBottom]);
+
+  // A message asked for (once it is among the rows): centre it and highlight it for a moment.
+  const showFocus = useEffectEvent(() => {
+    atBottom.current = false;
+    setShowJump(true);
+    virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+    setFlashId(focusGroupId);
+  });
+  useLayoutEffect(() => {
+    if (!focusGroupId) return;
+    showFocus();
+    const timer = setTimeout(() => setFlashId(null), FOCUS_HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [focusMessageId, focusGroupId]);
 
   const handleScroll = () => {
     const el = scrollRef.current;
@@ -116,7 +142,8 @@ export function MessageList({
                 key={item.key}
                 data-index={item.index}
                 ref={virtualizer.measureElement}
-                className="cc-list-item"
+                className={`cc-list-item${flashId === group.id ? ' cc-list-item-focus' : ''}`}
+                data-focused={flashId === group.id || undefined}
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 <MessageRow group={group} model={model} userMarkdown={userMarkdown} />

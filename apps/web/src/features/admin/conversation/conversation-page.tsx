@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { SOURCES } from '@cc/contracts';
 import type { ChatSource, ConversationRead, SyncSummary } from '@cc/contracts';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { DotsIcon, RefreshIcon } from '../../../components/icons';
 import { ModelBadge } from '../../../components/model-display';
@@ -46,6 +47,7 @@ export function ConversationPage() {
   const [validity, setValidity] = useState<Validity>('all');
   const [userId, setUserId] = useState<string | null>(null);
   const [title, setTitle] = useState('');
+  const [query] = useDebouncedValue(title.trim(), 300);
   const [selected, setSelected] = useState<Set<RowId>>(new Set());
   const [viewing, setViewing] = useState<string | null>(null);
   const [assignIds, setAssignIds] = useState<string[] | null>(null);
@@ -57,6 +59,7 @@ export function ConversationPage() {
     source: source ?? undefined,
     valid_only: validity === 'valid' ? true : undefined,
     user_id: userId ? Number(userId) : undefined,
+    q: query || undefined,
   });
   const onProgress = (finished: number, total: number) => setProgress({ finished, total });
   const invalidate = useInvalidateConversations(onProgress);
@@ -66,14 +69,10 @@ export function ConversationPage() {
   const sync = useSyncConversations();
 
   const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
-  const rows = useMemo(() => {
-    const q = title.trim().toLowerCase();
-    return (conversations.data ?? []).filter(
-      (c) =>
-        (validity !== 'invalid' || !c.is_valid) &&
-        (!q || (c.title ?? '').toLowerCase().includes(q) || c.conversation_id.startsWith(q)),
-    );
-  }, [conversations.data, validity, title]);
+  const rows = useMemo(
+    () => (conversations.data ?? []).filter((c) => validity !== 'invalid' || !c.is_valid),
+    [conversations.data, validity],
+  );
 
   const report = (result: BulkResult<string>, doneKey: 'invalidated' | 'destroyed' | 'assigned') => {
     setProgress(null);
@@ -267,6 +266,7 @@ export function ConversationPage() {
           label={ta('conversation.searchTitle')}
           value={title}
           onChange={(e) => setTitle(e.currentTarget.value)}
+          maxLength={256}
           w={240}
         />
         <Select

@@ -38,6 +38,8 @@ export type ChatTarget =
   | {
       kind: 'conversation';
       conversationId: string;
+      /** A message to scroll to and highlight once it is shown (a search result). */
+      focusMessageId?: string | null;
       history: ConversationHistory | undefined;
       loading: boolean;
     };
@@ -290,6 +292,22 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     setCurrentNode(conversationId, leaf).catch(() => void client.invalidateQueries({ queryKey: key }));
   };
 
+  // A search result on another branch: show that branch (as the version switcher would), then the list scrolls to it.
+  const focusMessageId = target.kind === 'conversation' ? (target.focusMessageId ?? null) : null;
+  const focusHandled = useRef<string | null>(null);
+  const showFocusBranch = useEffectEvent(() => {
+    if (target.kind !== 'conversation' || !history || !focusMessageId || busy) return;
+    const key = `${target.conversationId}:${focusMessageId}`;
+    if (focusHandled.current === key) return;
+    focusHandled.current = key;
+    const onPath = groups.some((g) => g.messages.some((m) => m.id === focusMessageId));
+    if (!onPath && history.mapping[focusMessageId])
+      handleSwitch(target.conversationId, history.mapping, focusMessageId);
+  });
+  useEffect(() => {
+    showFocusBranch();
+  }, [focusMessageId, history, busy]);
+
   const lastAnswerGroupId = [...groups].reverse().find((g) => g.role === 'assistant')?.id ?? null;
   const messageActions: MessageActions | null =
     target.kind === 'conversation' && history
@@ -425,6 +443,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
               model={model}
               userMarkdown={preference.renderUserMessageInMd}
               resetKey={targetKey}
+              focusMessageId={target.kind === 'conversation' ? target.focusMessageId : null}
               contentVersion={contentVersion}
               footer={footer}
               codeWrap={preference.codeAutoWrap}

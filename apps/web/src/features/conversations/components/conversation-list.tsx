@@ -10,9 +10,10 @@ import {
   TextInput,
   UnstyledButton,
 } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationRead } from '@cc/contracts';
 import {
@@ -28,12 +29,15 @@ import { useConversations } from '../api/get-conversations';
 import { useDeleteConversation } from '../api/delete-conversation';
 import { exportConversation } from '../api/transfer';
 import { RenameForm } from './rename-form';
+import { SearchResults } from './search-results';
 import { ShareLinks } from './share-links';
 import { TransferMenu } from './transfer-menu';
 
 interface Props {
   selectedId: string | null;
   onSelect: (conversationId: string) => void;
+  /** A search result was chosen: the conversation, and the message to show (null for a title match). */
+  onOpenResult: (conversationId: string, messageId: string | null) => void;
   /** A conversation was deleted (the page clears its selection if it was this one). */
   onDeleted: (conversationId: string) => void;
   /** Locked while an answer streams. */
@@ -136,10 +140,17 @@ function ItemMenu({
   );
 }
 
-/** The user's conversations, most recent first, with a filter and a rename/delete menu per item. */
+/** Wait after the last keystroke before searching. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * The user's conversations, most recent first, with a rename/delete menu per item, and a search box: while it holds
+ * text the list shows the server's results (titles and message text, matches marked).
+ */
 export function ConversationList({
   selectedId,
   onSelect,
+  onOpenResult,
   onDeleted,
   disabled,
   draftTitle,
@@ -148,10 +159,9 @@ export function ConversationList({
   const { t } = useTranslation();
   const { data, isLoading, isError, refetch } = useConversations();
   const [filter, setFilter] = useState('');
-  const shown = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    return (data ?? []).filter((c) => !q || (c.title ?? '').toLowerCase().includes(q));
-  }, [data, filter]);
+  const [debounced] = useDebouncedValue(filter.trim(), SEARCH_DEBOUNCE_MS);
+  const searching = filter.trim().length > 0;
+  const shown = data ?? [];
 
   return (
     <Stack gap="xs" className="cc-conv-list" mih={0} style={{ flex: 1 }}>
@@ -159,8 +169,11 @@ export function ConversationList({
         <TextInput
           style={{ flex: 1 }}
           size="xs"
+          type="search"
+          maxLength={200}
           placeholder={t('conversations.search')}
           aria-label={t('conversations.search')}
+          data-testid="conversation-search"
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
           rightSection={
@@ -172,65 +185,75 @@ export function ConversationList({
         <TransferMenu onImported={onSelect} />
       </Group>
       <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
-        <nav aria-label={t('conversations.listLabel')}>
-          <ul className="cc-conv-items" data-testid="conversation-list">
-            {draftTitle !== undefined && draftTitle !== null && (
-              <li className="cc-conv-item" data-active="true" data-testid="draft-item">
-                <div className="cc-conv-button">
-                  <Text size="sm" truncate fs="italic">
-                    {draftTitle || t('chat.newConversation')}
-                  </Text>
-                </div>
-                {onDiscardDraft && !disabled && (
-                  <CloseButton size="sm" onClick={onDiscardDraft} aria-label={t('chat.discardDraft')} />
-                )}
-              </li>
-            )}
-            {isLoading &&
-              [0, 1, 2, 3].map((i) => (
-                <li key={i}>
-                  <Skeleton h={28} my={4} />
-                </li>
-              ))}
-            {isError && (
-              <li>
-                <Text size="sm" c="red">
-                  {t('conversations.loadFailed')}{' '}
-                  <UnstyledButton onClick={() => void refetch()} c="teal" fz="sm">
-                    {t('common.retry')}
-                  </UnstyledButton>
-                </Text>
-              </li>
-            )}
-            {!isLoading && !isError && shown.length === 0 && !draftTitle && (
-              <li>
-                <Text size="sm" c="dimmed" ta="center" py="md">
-                  {filter ? t('conversations.noMatch') : t('conversations.empty')}
-                </Text>
-              </li>
-            )}
-            {shown.map((c) => {
-              const active = c.conversation_id === selectedId;
-              return (
-                <li key={c.conversation_id} className="cc-conv-item" data-active={active || undefined}>
-                  <UnstyledButton
-                    className="cc-conv-button"
-                    onClick={() => onSelect(c.conversation_id)}
-                    disabled={disabled}
-                    aria-current={active ? 'page' : undefined}
-                    data-conversation-id={c.conversation_id}
-                  >
-                    <ModelAvatar model={c.current_model} size={20} />
-                    <Text size="sm" truncate component="span">
-                      {c.title || t('conversations.untitled')}
+        {searching ? (
+          <section aria-label={t('conversations.searchResults')}>
+            <ul className="cc-conv-items" data-testid="search-results">
+              {debounced ? (
+                <SearchResults query={debounced} onOpen={onOpenResult} disabled={disabled} />
+              ) : null}
+            </ul>
+          </section>
+        ) : (
+          <nav aria-label={t('conversations.listLabel')}>
+            <ul className="cc-conv-items" data-testid="conversation-list">
+              {draftTitle !== undefined && draftTitle !== null && (
+                <li className="cc-conv-item" data-active="true" data-testid="draft-item">
+                  <div className="cc-conv-button">
+                    <Text size="sm" truncate fs="italic">
+                      {draftTitle || t('chat.newConversation')}
                     </Text>
-                  </UnstyledButton>
-                  <ItemMenu conversation={c} onDeleted={onDeleted} disabled={disabled} />
+                  </div>
+                  {onDiscardDraft && !disabled && (
+                    <CloseButton size="sm" onClick={onDiscardDraft} aria-label={t('chat.discardDraft')} />
+                  )}
                 </li>
-              );
-            })}
-          </ul>
-        </nav>
+              )}
+              {isLoading &&
+                [0, 1, 2, 3].map((i) => (
+                  <li key={i}>
+                    <Skeleton h={28} my={4} />
+                  </li>
+                ))}
+              {isError && (
+                <li>
+                  <Text size="sm" c="red">
+                    {t('conversations.loadFailed')}{' '}
+                    <UnstyledButton onClick={() => void refetch()} c="teal" fz="sm">
+                      {t('common.retry')}
+                    </UnstyledButton>
+                  </Text>
+                </li>
+              )}
+              {!isLoading && !isError && shown.length === 0 && !draftTitle && (
+                <li>
+                  <Text size="sm" c="dimmed" ta="center" py="md">
+                    {t('conversations.empty')}
+                  </Text>
+                </li>
+              )}
+              {shown.map((c) => {
+                const active = c.conversation_id === selectedId;
+                return (
+                  <li key={c.conversation_id} className="cc-conv-item" data-active={active || undefined}>
+                    <UnstyledButton
+                      className="cc-conv-button"
+                      onClick={() => onSelect(c.conversation_id)}
+                      disabled={disabled}
+                      aria-current={active ? 'page' : undefined}
+                      data-conversation-id={c.conversation_id}
+                    >
+                      <ModelAvatar model={c.current_model} size={20} />
+                      <Text size="sm" truncate component="span">
+                        {c.title || t('conversations.untitled')}
+                      </Text>
+                    </UnstyledButton>
+                    <ItemMenu conversation={c} onDeleted={onDeleted} disabled={disabled} />
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        )}
       </ScrollArea>
     </Stack>
   );

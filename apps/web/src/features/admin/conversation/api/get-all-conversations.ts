@@ -9,7 +9,7 @@ export function getAllConversations(query: AllConversationsQuery): Promise<Conve
   return apiClient.get<ConversationRead[]>(adminApiPaths.allConversations(query));
 }
 
-/** Every user's conversations, filtered on the server by source, validity and user. */
+/** Every user's conversations, filtered on the server by source, validity, user and a search in titles and messages. */
 export function useAllConversations(query: AllConversationsQuery) {
   return useQuery({
     queryKey: adminKeys.conversationList(query),
