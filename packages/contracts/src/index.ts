@@ -11,3 +11,4 @@ export * from './models';
 export * from './plugin';
 export * from './system';
 export * from './user';
+export * from './usage';
