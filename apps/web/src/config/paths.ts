@@ -24,6 +24,7 @@ export const ADMIN_PAGES = [
   'openai_settings',
   'config',
   'audit',
+  'usage',
 ] as const;
 export type AdminPage = (typeof ADMIN_PAGES)[number];
 
@@ -46,6 +47,7 @@ export const apiPaths = {
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   me: '/api/user/me',
+  myUsage: '/api/user/me/usage',
   conversations: '/api/conv',
   conversation: conv,
   renameConversation: (id: string, title: string) => withQuery(conv(id), { title }),
