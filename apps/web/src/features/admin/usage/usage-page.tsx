@@ -149,7 +149,7 @@ export function UsagePage() {
   );
   const current = useUsage(query);
   const csv = useDownloadUsageCsv();
-  const userLabel = useUsage({ ...query, group: 'user' }).data?.rows[0]?.username ?? `#${userId}`;
+  const userLabel = useUsage({ ...query, group: 'user' }, !!userId).data?.rows[0]?.username ?? `#${userId}`;
   const download = () => csv.mutate(query, { onSuccess: () => notifySuccess(ta('usage.downloaded')) });
 
   return (

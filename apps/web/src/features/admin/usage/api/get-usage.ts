@@ -11,11 +11,12 @@ export function getUsage(query: UsageQuery): Promise<UsageReport> {
 }
 
 /** Asks, tokens and times in a range, grouped by user, model or day. */
-export function useUsage(query: UsageQuery) {
+export function useUsage(query: UsageQuery, enabled = true) {
   return useQuery({
     queryKey: adminKeys.usage(query),
     queryFn: () => getUsage(query),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 
