@@ -108,6 +108,35 @@ describe('tokens recorded per ask', () => {
     expect(log!.input_tokens).toBeGreaterThan(2);
   });
 
+  it('a stream cut before its end: estimated from the question and the answer so far', async () => {
+    const u = await user({ custom: true });
+    let answered: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (answered = resolve));
+    const pending = ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: question },
+      {
+        cookie: u.cookie,
+        onFrame: (f) => {
+          if (f.type === 'message' && (f.delta || f.message?.role === 'assistant')) answered();
+        },
+      },
+    );
+    const stream = await upstream.next();
+    stream.send('half an answer');
+    // cut once the partial answer reached the client (so the server holds it)
+    await arrived;
+    stream.cut();
+    expect((await pending).code).not.toBe(1000);
+    const [log] = await logsOf(u.id);
+    expect(log).toMatchObject({
+      outcome: 'error',
+      input_tokens: countTokens('gpt_3_5', question),
+      output_tokens: countTokens('gpt_3_5', 'half an answer'),
+      tokens_estimated: 1,
+    });
+  });
+
   it('openai_web (no usage upstream): estimated from the question and the answer with the tokenizer', async () => {
     const u = await user();
     const r = await ask(

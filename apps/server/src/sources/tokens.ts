@@ -20,6 +20,15 @@ function encoderFor(model: string): Tiktoken {
   return (cl100kEncoder ??= new Tiktoken(cl100k));
 }
 
+/**
+ * Builds both encoders now (≈0.3–0.6 s of CPU on a busy machine): called at boot so that the first ask without
+ * usage does not stall every open stream while the ranks load.
+ */
+export function warmTokenizers(): void {
+  encoderFor('gpt-4');
+  encoderFor('gpt-4o');
+}
+
 /** Tokens of a text in the encoding of `model` (product name or upstream code). */
 export function countTokens(model: string, text: string): number {
   return text ? encoderFor(model).encode(text).length : 0;
