@@ -4,6 +4,7 @@ import { closeContext, createContext } from './context';
 import { PendingMigrationsError } from './db/migrate';
 import { createLogger } from './log/logger';
 import { markDataDirInUse } from './ops/data-dir';
+import { warmTokenizers } from './sources/tokens';
 
 /** Boot: load config → open db → migrate → build app → listen → graceful stop. */
 async function main(): Promise<void> {
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   }
   // A restore refuses this data directory while the mark is there (removed at exit; a stale one is detected).
   process.once('exit', markDataDirInUse(config.data.data_dir));
+  warmTokenizers();
   const app = await buildApp(ctx);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -12,3 +12,4 @@ export * from './plugin';
 export * from './share';
 export * from './system';
 export * from './user';
+export * from './usage';

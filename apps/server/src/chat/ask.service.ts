@@ -181,6 +181,7 @@ function ended(run: AskRun): EndedAsk {
     queueSeconds: run.lease?.queuedSeconds ?? 0,
     askStartedAt: run.askStartedAt,
     firstTokenAt: run.session.firstContentAt,
+    usage: run.session.tokenUsage(),
   };
 }
 

@@ -2,6 +2,7 @@ import type { AskRequest } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { UpstreamTimeout } from '../sources/errors';
+import type { TokenUsage } from '../sources/tokens';
 import type { Reservation } from './quota-ledger';
 import { QueueTimeoutError } from '../errors/queue-errors';
 import { isAppError } from '../errors/app-error';
@@ -32,6 +33,8 @@ export interface AskLogEntry {
   outcome: Outcome;
   charged: boolean;
   error: unknown;
+  /** Tokens in and out; null when the ask never reached an upstream. */
+  usage?: TokenUsage | null;
 }
 
 /** Writes the ask log row; a failure to write is logged, never thrown (the answer is already settled). */
@@ -49,6 +52,9 @@ export async function logAsk(ctx: AppContext, entry: AskLogEntry): Promise<void>
       ask_time: Math.round(Date.now() - entry.askStartedAt) / 1000,
       outcome: entry.outcome,
       charged: entry.charged ? 1 : 0,
+      input_tokens: entry.usage?.inputTokens ?? null,
+      output_tokens: entry.usage?.outputTokens ?? null,
+      tokens_estimated: entry.usage ? (entry.usage.estimated ? 1 : 0) : null,
       error: error ? String((error as Error).message ?? error).slice(0, 500) : null,
     })
     .catch((err: unknown) => ctx.log.error({ err }, 'ask log write failed'));
@@ -69,6 +75,8 @@ export interface EndedAsk {
   askStartedAt: number;
   /** When the first answer content arrived (ms since the epoch), 0 when none did. */
   firstTokenAt: number;
+  /** Tokens in and out; null when the ask never reached an upstream. */
+  usage?: TokenUsage | null;
 }
 
 /** The outcome the metrics count: the ask log's, or `refused` when a check stopped the ask before any charge. */
@@ -115,5 +123,6 @@ export async function settleAsk(
     outcome: outcome ?? (error ? outcomeOf(error) : 'success'),
     charged: ask.hasAnswer,
     error,
+    usage: ask.usage ?? null,
   });
 }

@@ -1,9 +1,12 @@
+import { messageText } from '@cc/contracts';
 import type { AskRequest, ChatMessage } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, UserRow } from '../db/schema';
 import { messageToRow } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
+import { estimateUsage } from '../sources/tokens';
+import type { TokenUsage } from '../sources/tokens';
 import type { AskInput, SourceAdapter } from '../sources/types';
 import type { AnswerSink } from './frames';
 
@@ -37,6 +40,9 @@ export class StreamSession {
   private serverId: number | null = null;
   private lastAssistantId: string | null = null;
   private userMessage: ChatMessage | null = null;
+  /** The upstream's token counts (or its adapter's estimate); null until the stream ended with them. */
+  private usage: TokenUsage | null = null;
+  private questionText: string | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -50,6 +56,17 @@ export class StreamSession {
     return (this.lastAssistantId && this.messages.get(this.lastAssistantId)) || null;
   }
 
+  /**
+   * Tokens in and out of this ask: as the stream reported them, or (a stream cut before its end) estimated from the
+   * question and the answer so far; null when nothing was sent upstream.
+   */
+  tokenUsage(): TokenUsage | null {
+    if (this.usage) return this.usage;
+    if (this.questionText === null) return null;
+    const answer = this.lastAnswer();
+    return estimateUsage(this.request.model, [this.questionText], answer ? messageText(answer) : '');
+  }
+
   /** Runs one attempt against one server; throws what the upstream did. */
   async run(
     adapter: SourceAdapter,
@@ -58,6 +75,7 @@ export class StreamSession {
     existing: ConversationRow | null,
   ): Promise<void> {
     this.serverId = serverId;
+    this.questionText = input.text;
     if (existing) {
       this.conversationId = existing.conversation_id;
       this.conversationCreated = true;
@@ -96,6 +114,9 @@ export class StreamSession {
           break;
         case 'message':
           await this.track(event.message);
+          break;
+        case 'usage':
+          this.usage = event.usage;
           break;
       }
     }

@@ -154,6 +154,11 @@ export interface AskLogsTable {
   outcome: string;
   charged: number;
   error: string | null;
+  /** Tokens in and out (null: asked before tokens were recorded, or never reached an upstream). */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  /** 1 when counted here with a tokenizer because the upstream reported none; 0 the upstream's own count. */
+  tokens_estimated: number | null;
 }
 
 /** An ask in flight that was charged (settled by another instance if its own dies). */

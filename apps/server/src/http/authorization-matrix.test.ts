@@ -224,6 +224,7 @@ const cases = (): Case[] => [
     url: '/api/user/me',
     expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 },
   },
+  { method: 'GET', url: '/api/user/me/usage', expect: ANY_USER },
   {
     method: 'PATCH',
     url: '/api/user/me',
@@ -267,6 +268,7 @@ const cases = (): Case[] => [
   },
   // share links, export and import
   { method: 'GET', url: '/api/conv/shares', expect: ANY_USER },
+  { method: 'GET', url: '/api/conv/search?q=hello', expect: ANY_USER },
   {
     method: 'POST',
     url: '/api/conv/{victimConv}/shares',
@@ -437,6 +439,8 @@ const cases = (): Case[] => [
   { method: 'GET', url: '/api/system/credentials', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/system/audit', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/system/audit.csv', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/usage', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/system/usage.csv', expect: { ...DENY_ADMIN, superuser: 200 } },
   {
     method: 'PUT',
     url: '/api/system/credentials',

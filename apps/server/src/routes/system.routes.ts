@@ -23,6 +23,8 @@ import {
   TaskRun,
   TaskRunsQuery,
   TaskUpdate,
+  UsageQuery,
+  UsageReport,
   envelope,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
@@ -33,6 +35,7 @@ import { runTaskNow, runTaskWith, updateTask } from '../services/task.service';
 import { syncOpenaiWebConversations } from '../services/conversation-sync.service';
 import { completionLogs, serverLogLines } from '../services/log.service';
 import { askStats, requestStats, systemInfo } from '../services/stats.service';
+import { usageCsv, usageReport } from '../services/usage.service';
 import { SYNC_TASK, describeSync } from '../tasks/builtin';
 import {
   configSchemas,
@@ -233,6 +236,38 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="audit-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(`\uFEFF${csv}`);
+    },
+  );
+
+  // usage per user, model or day
+  r.get(
+    '/api/system/usage',
+    {
+      config,
+      schema: {
+        tags: ['usage'],
+        summary: 'Asks, tokens, mean queue and answer times and errors, grouped by user, model or UTC day',
+        querystring: UsageQuery,
+        response: { 200: envelope(UsageReport) },
+      },
+    },
+    async (request) => ok(await usageReport(ctx, request.query)),
+  );
+
+  r.get(
+    '/api/system/usage.csv',
+    {
+      config,
+      schema: { tags: ['usage'], summary: 'The same usage report as CSV', querystring: UsageQuery },
+    },
+    async (request, reply) => {
+      const csv = await usageCsv(ctx, request.query);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="usage-${request.query.group}-${stamp}.csv"`)
         .header('cache-control', 'no-store')
         .send(`\uFEFF${csv}`);
     },

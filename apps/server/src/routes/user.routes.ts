@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  MyUsage,
   UserIdParams,
   UserRead,
   UserReadAdmin,
@@ -25,6 +26,7 @@ import {
   updateUser,
   updateUserSettings,
 } from '../services/user.service';
+import { myUsage } from '../services/usage.service';
 
 const SelfRead = z.union([UserReadAdmin, UserRead]);
 
@@ -43,6 +45,19 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current(), chatStatus }),
       );
     },
+  );
+
+  r.get(
+    '/api/user/me/usage',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Own asks and tokens this calendar month (UTC) and the asks left per source and model',
+        response: { 200: envelope(MyUsage) },
+      },
+    },
+    async (request) => ok(await myUsage(ctx, currentUser(request).user.id)),
   );
 
   r.patch(

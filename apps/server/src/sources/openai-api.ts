@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_DETAILS } from '@cc/contracts';
+import { ERROR_DETAILS, messageText } from '@cc/contracts';
 import type { ApiChatMessage } from '@cc/contracts';
 import { fail } from '../errors/app-error';
 import { UpstreamEndedWithoutDone, UpstreamError } from './errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from './http';
 import { parseSse } from './sse';
+import { estimateUsage } from './tokens';
+import type { TokenUsage } from './tokens';
 import type { AskInput, SourceAdapter, SourceEvent, UpstreamTarget } from './types';
 import { userMessageBase } from './user-message';
 
@@ -143,11 +145,19 @@ export const openaiApiAdapter: SourceAdapter = {
     );
     const message = emptyAnswer(input);
     const finished = () => !!message.metadata?.finish_reason;
+    let usage: TokenUsage | null = null;
     for await (const chunk of completionChunks(res.body, finished)) {
       if (applyChunk(message, chunk)) {
         yield { type: 'message', message: { ...message, metadata: { ...message.metadata } } };
       }
+      if (chunk.usage) {
+        const { prompt_tokens, completion_tokens } = chunk.usage;
+        usage = { inputTokens: prompt_tokens, outputTokens: completion_tokens, estimated: false };
+      }
     }
+    // A provider that ignores stream_options reports nothing: count what was sent and received.
+    const sent = [...context.map((m) => m.content), input.text];
+    yield { type: 'usage', usage: usage ?? estimateUsage(input.modelCode, sent, messageText(message)) };
   },
 
   setTitle: async () => undefined,

@@ -1,4 +1,5 @@
 import type { AskRequest, ChatMessage, ChatSource, Config, UserSetting } from '@cc/contracts';
+import type { TokenUsage } from './tokens';
 
 /** Where and as whom an ask goes. */
 export interface UpstreamTarget {
@@ -64,7 +65,9 @@ export type SourceEvent =
   | { type: 'conversation'; conversationId: string }
   /** The whole message so far (cumulative snapshot), with its parent set (null: keep the stored parent). */
   | { type: 'message'; message: ChatMessage }
-  | { type: 'title'; title: string };
+  | { type: 'title'; title: string }
+  /** Tokens in and out: the upstream's count, or an estimate when it reports none (once, at the end). */
+  | { type: 'usage'; usage: TokenUsage };
 
 /** What the pipeline knows about the conversation an ask continues. */
 export interface ConversationInfo {

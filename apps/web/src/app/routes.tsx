@@ -31,6 +31,7 @@ const ADMIN_COMPONENTS: Record<
     })),
   config: () => import('../features/admin/config/config-page').then((m) => ({ Component: m.ConfigPage })),
   audit: () => import('../features/admin/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
+  usage: () => import('../features/admin/usage/usage-page').then((m) => ({ Component: m.UsagePage })),
 };
 
 /** SPEC §2 route table with the §5 guards. Chat, history and admin pages load as separate chunks. */

@@ -60,6 +60,7 @@ export const PrinterIcon = icon([
 export const TrashIcon = icon(['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6']);
 export const PencilIcon = icon(['M17 3l4 4L7 21H3v-4L17 3z']);
 export const ArrowDownIcon = icon(['M12 5v14', 'M19 12l-7 7-7-7']);
+export const ChartIcon = icon(['M3 3v18h18', 'M7 15l4-4 3 3 5-6']);
 export const ChatIcon = icon(['M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z']);
 export const ContinueIcon = icon(['M13 17l5-5-5-5', 'M6 17l5-5-5-5']);
 export const ExternalIcon = icon([

@@ -1,5 +1,5 @@
 /** The one registry of the admin API URLs (superuser-only endpoints). */
-import type { AuditQuery as AuditQueryShape, ChatSource } from '@cc/contracts';
+import type { AuditQuery as AuditQueryShape, ChatSource, UsageGroup } from '@cc/contracts';
 
 /** Audit log filters and page (every one optional). */
 export type AuditQuery = Partial<AuditQueryShape>;
@@ -40,6 +40,14 @@ export interface StatsQuery {
   /** ISO time (UTC). */
   start_time?: string;
   end_time?: string;
+}
+
+export interface UsageQuery {
+  group: UsageGroup;
+  /** ISO time (UTC). */
+  start?: string;
+  end?: string;
+  user_id?: number;
 }
 
 export interface CompletionLogQuery {
@@ -96,4 +104,7 @@ export const adminApiPaths = {
   // audit log
   audit: (query: AuditQuery = {}) => withQuery('/api/system/audit', { ...query }),
   auditCsv: (query: AuditQuery = {}) => withQuery('/api/system/audit.csv', { ...query }),
+  // usage
+  usage: (query: UsageQuery) => withQuery('/api/system/usage', { ...query }),
+  usageCsv: (query: UsageQuery) => withQuery('/api/system/usage.csv', { ...query }),
 } as const;

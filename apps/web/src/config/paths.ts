@@ -24,6 +24,7 @@ export const ADMIN_PAGES = [
   'openai_settings',
   'config',
   'audit',
+  'usage',
 ] as const;
 export type AdminPage = (typeof ADMIN_PAGES)[number];
 
@@ -50,6 +51,7 @@ export const apiPaths = {
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   me: '/api/user/me',
+  myUsage: '/api/user/me/usage',
   conversations: '/api/conv',
   searchConversations: (q: string) => withQuery('/api/conv/search', { q }),
   conversation: conv,

@@ -1,6 +1,7 @@
 /** Query keys shared across features, so one feature can invalidate what another reads without importing it. */
 export const queryKeys = {
   me: ['user', 'me'] as const,
+  myUsage: ['user', 'me', 'usage'] as const,
   conversations: ['conversations'] as const,
   conversationList: ['conversations', 'list'] as const,
   conversation: (id: string) => ['conversations', 'detail', id] as const,

@@ -10,6 +10,7 @@ import { audit } from './2026-11-23-04-audit';
 import { taskSummaries } from './2026-11-23-05-task-summaries';
 import { search } from './2026-11-23-06-search';
 import { shares } from './2026-11-23-07-shares';
+import { usage } from './2026-11-23-08-usage';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -24,5 +25,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-23-05-task-summaries': taskSummaries(),
     '2026-11-23-06-search': search(dialect),
     '2026-11-23-07-shares': shares(dialect),
+    '2026-11-23-08-usage': usage(),
   };
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_DETAILS, isGpt4Model } from '@cc/contracts';
+import { ERROR_DETAILS, isGpt4Model, messageText } from '@cc/contracts';
 import type { WebChatMessage } from '@cc/contracts';
 import { fail } from '../../errors/app-error';
 import { UpstreamError } from '../errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from '../http';
 import { parseSse } from '../sse';
+import { estimateUsage } from '../tokens';
 import type { AskInput, RequestCheck, SourceAdapter, SourceEvent } from '../types';
 import { userMessageBase } from '../user-message';
 import { webClient, webHeaders } from './client';
@@ -123,6 +124,7 @@ export const openaiWebAdapter: SourceAdapter = {
     // message being continued keeps the parent it has (null here: the pipeline keeps the stored one).
     const parents = new Map<string, string | null>();
     let last: string | null = input.askAgain ? input.userMessageId : input.parent;
+    const answers = new Map<string, string>();
     for await (const data of parseSse(res.body)) {
       let item: StreamItem;
       try {
@@ -148,8 +150,15 @@ export const openaiWebAdapter: SourceAdapter = {
         parents.set(m.id, m.author?.role === 'user' ? input.parent : continued ? null : last);
         if (!continued) last = m.id;
       }
-      yield { type: 'message', message: convertWebMessage(m, parents.get(m.id) ?? null, input.modelNameOf) };
+      const message = convertWebMessage(m, parents.get(m.id) ?? null, input.modelNameOf);
+      if (message.role !== 'user') answers.set(message.id, messageText(message));
+      yield { type: 'message', message };
     }
+    // The web upstream reports no usage: the question and the answer's messages, counted here.
+    yield {
+      type: 'usage',
+      usage: estimateUsage(input.modelCode, [input.text], [...answers.values()].filter(Boolean).join('\n')),
+    };
   },
 
   async setTitle(target, conversationId, title) {

@@ -14,6 +14,7 @@ const TITLE_KEYS: Record<(typeof ADMIN_PAGES)[number], string> = {
   openai_settings: 'admin.openaiSettingsTitle',
   config: 'admin.configTitle',
   audit: 'admin.auditTitle',
+  usage: 'admin.usageTitle',
 };
 
 /** Admin area: a side menu of the admin pages and the page itself. */

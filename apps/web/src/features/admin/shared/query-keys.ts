@@ -19,4 +19,5 @@ export const adminKeys = {
   configSchema: ['admin', 'config', 'schema'] as const,
   credentials: ['admin', 'credentials'] as const,
   audit: (filter: object) => ['admin', 'audit', filter] as const,
+  usage: (filter: object) => ['admin', 'usage', filter] as const,
 };

@@ -1,7 +1,9 @@
 import { ActionIcon, Badge, Button, Drawer, Group, Menu, Text, TextInput, Tooltip } from '@mantine/core';
 import type { UserReadAdmin } from '@cc/contracts';
 import { useMemo, useState } from 'react';
-import { DotsIcon, PencilIcon, PlusIcon, RefreshIcon } from '../../../components/icons';
+import { Link } from 'react-router';
+import { ChartIcon, DotsIcon, PencilIcon, PlusIcon, RefreshIcon } from '../../../components/icons';
+import { paths } from '../../../config/paths';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
@@ -159,10 +161,20 @@ export function UserPage() {
     {
       key: 'actions',
       header: ta('common.actions'),
-      width: 90,
+      width: 124,
       sticky: true,
       render: (u) => (
         <Group gap={4} wrap="nowrap">
+          <Tooltip label={ta('usage.viewUsage')}>
+            <ActionIcon
+              variant="subtle"
+              component={Link}
+              to={`${paths.admin('usage')}?user_id=${u.id}`}
+              aria-label={ta('user.usageOf', { username: u.username })}
+            >
+              <ChartIcon size={16} />
+            </ActionIcon>
+          </Tooltip>
           <Tooltip label={ta('user.editBasic')}>
             <ActionIcon
               variant="subtle"

@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { i18n } from '../../../i18n';
 import { normalizeCount, remainingForModel } from '../../../lib/quota';
 import { useUser } from '../../../lib/session';
+import { MyUsageSection } from './my-usage';
 
 function CountText({ value }: { value: number | null | undefined }) {
   const { t } = useTranslation();
@@ -79,16 +80,19 @@ export function ProfileContent() {
     ]),
   ];
   return (
-    <Table withRowBorders striped verticalSpacing="xs" data-testid="profile-table">
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th w={200}>{label}</Table.Th>
-            <Table.Td>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <>
+      <Table withRowBorders striped verticalSpacing="xs" data-testid="profile-table">
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={200}>{label}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <MyUsageSection />
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, Loader, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -17,7 +17,6 @@ import { canContinue, getCurrentPath, groupMessages, textOf } from '../../../lib
 import { mergeAskIntoHistory } from '../../../lib/conversation/merge';
 import { usePreference } from '../../../lib/preferences';
 import { queryKeys } from '../../../lib/query-keys';
-import { remainingForModel } from '../../../lib/quota';
 import { useUser } from '../../../lib/session';
 import { useLatest } from '../../../lib/use-latest';
 import { generateTitle } from '../api/generate-title';
@@ -30,6 +29,7 @@ import { WEB_CONTINUE_TEXT, buildAskRequest, makeTempUserMessage } from '../lib/
 import type { AskTarget } from '../lib/build-request';
 import { canUpload, toAskFiles, uploadPermissions } from '../lib/uploads';
 import type { AskFiles, UploadItem } from '../lib/uploads';
+import { AsksLeft } from './asks-left';
 import { ChatInput } from './chat-input';
 import { UploadButton, UploadList, useProblemText } from './upload-region';
 
@@ -366,7 +366,6 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     inputRef.current?.focus();
   };
 
-  const remaining = model ? remainingForModel(user, source, model) : 'unlimited';
   const loading = target.kind === 'conversation' && target.loading && !history;
   const inputDisabled = loading || (target.kind === 'conversation' && !history);
 
@@ -411,13 +410,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
           leading={leading}
           actions={
             <>
-              <Tooltip label={t('chat.remainingTooltip')}>
-                <Text size="xs" c="dimmed" data-testid="remaining-asks">
-                  {t('chat.remaining', {
-                    count: remaining === 'unlimited' ? t('common.unlimited') : remaining,
-                  })}
-                </Text>
-              </Tooltip>
+              <AsksLeft user={user} source={source} model={model} />
               {history && <ExportActions history={history} userMarkdown={preference.renderUserMessageInMd} />}
             </>
           }

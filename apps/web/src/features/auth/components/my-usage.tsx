@@ -1,0 +1,79 @@
+import { Badge, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { MyUsage } from '@cc/contracts';
+import { LoadError } from '../../../components/load-error';
+import { modelDisplay } from '../../../components/model-display';
+import { useMyUsage } from '../api/get-my-usage';
+
+const count = (n: number, language: string) => new Intl.NumberFormat(language).format(n);
+
+/** The month's numbers and, per source, the asks left in total and per model (the limit that binds). */
+export function MyUsageView({ usage }: { usage: MyUsage }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const left = (n: number) => (n < 0 ? t('common.unlimited') : count(n, lang));
+  const month = usage.period_start.slice(0, 7);
+  return (
+    <Table withRowBorders verticalSpacing="xs" data-testid="my-usage">
+      <Table.Tbody>
+        <Table.Tr>
+          <Table.Th w={200}>{t('profile.usagePeriod')}</Table.Th>
+          <Table.Td>{t('profile.usageMonth', { month })}</Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>{t('profile.usageAsks')}</Table.Th>
+          <Table.Td data-testid="my-usage-asks">{count(usage.asks, lang)}</Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>{t('profile.usageTokens')}</Table.Th>
+          <Table.Td data-testid="my-usage-tokens">
+            {t('profile.usageTokensInOut', {
+              input: count(usage.input_tokens, lang),
+              output: count(usage.output_tokens, lang),
+            })}
+          </Table.Td>
+        </Table.Tr>
+        {usage.sources.map((s) => (
+          <Table.Tr key={s.source}>
+            <Table.Th>{t(`sources.${s.source}`)}</Table.Th>
+            <Table.Td>
+              <Stack gap={4}>
+                <Text size="sm">
+                  {t('profile.usageSourceLine', {
+                    asks: count(s.asks, lang),
+                    total: left(s.total_remaining),
+                  })}
+                </Text>
+                <Group gap={6}>
+                  {s.models.map((m) => (
+                    <Badge key={m.model} variant="default" tt="none">
+                      {modelDisplay(m.model).label}: {left(m.remaining)}
+                    </Badge>
+                  ))}
+                </Group>
+              </Stack>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Profile → My usage: loads /api/user/me/usage; an error shows a retry. */
+export function MyUsageSection() {
+  const { t } = useTranslation();
+  const usage = useMyUsage();
+  return (
+    <Stack gap="xs" mt="md">
+      <Title order={4}>{t('profile.myUsage')}</Title>
+      {usage.isLoading ? (
+        <Loader size="sm" />
+      ) : usage.error || !usage.data ? (
+        <LoadError error={usage.error} onRetry={() => void usage.refetch()} retrying={usage.isFetching} />
+      ) : (
+        <MyUsageView usage={usage.data} />
+      )}
+    </Stack>
+  );
+}
