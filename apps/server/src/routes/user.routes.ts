@@ -31,7 +31,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       const loaded = await getUser(ctx, user.id);
       const chatStatus = await ctx.coordination.chatStatus.get(user.id);
       return ok(
-        presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current(), chatStatus }),
+        presentUser(loaded, { admin: isSuperuser(user), effective: ctx.upstream.effectiveConfig(), chatStatus }),
       );
     },
   );
@@ -54,7 +54,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         patch: request.body,
         actingSessionId: session.id,
       });
-      return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current() }));
+      return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.upstream.effectiveConfig() }));
     },
   );
 
