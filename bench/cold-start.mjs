@@ -25,7 +25,9 @@ const { values } = parseArgs({
   },
 });
 const command =
-  dashdash === -1 ? [process.execPath, path.join(root, 'scripts/start.mjs')] : process.argv.slice(dashdash + 1);
+  dashdash === -1
+    ? [process.execPath, path.join(root, 'scripts/start.mjs')]
+    : process.argv.slice(dashdash + 1);
 const runs = Number(values.runs);
 const idleMs = Number(values.idle) * 1000;
 const TIMEOUT_MS = 60_000;

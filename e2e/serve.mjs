@@ -36,11 +36,15 @@ const env = {
 delete env.CC_DATABASE_URL;
 delete env.CC_REDIS_URL;
 
-const server = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const server = spawn(
+  process.execPath,
+  ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 
 const cleanup = () => {
   try {

@@ -29,7 +29,11 @@ const EXTERNAL = [
 const OPTIONAL = ['pg-native', 'bufferutil', 'utf-8-validate'];
 
 /** The package a bare import names: `pino`, `@fastify/static`, `image-size` for `image-size/fromFile`. */
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const isBare = (specifier) => !/^(\.|\/|node:)/.test(specifier);
 
 const externalPackages = {
@@ -37,7 +41,9 @@ const externalPackages = {
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       const name = packageOf(args.path);
-      return EXTERNAL.includes(name) || OPTIONAL.includes(name) ? { path: args.path, external: true } : undefined;
+      return EXTERNAL.includes(name) || OPTIONAL.includes(name)
+        ? { path: args.path, external: true }
+        : undefined;
     });
   },
 };
@@ -84,7 +90,8 @@ function checkImports(metafile) {
     if (!declared.get('apps/server').has(name))
       problems.push(`${name} is left out of the bundle but is not a dependency of apps/server`);
   }
-  if (problems.length) throw new Error(`An install without dev dependencies would break:\n${problems.join('\n')}`);
+  if (problems.length)
+    throw new Error(`An install without dev dependencies would break:\n${problems.join('\n')}`);
 }
 
 export async function buildServer() {

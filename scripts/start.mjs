@@ -44,7 +44,9 @@ function ensureBuilt({ name, output, sources, tool, build }) {
   const haveTools = existsSync(path.join(root, tool));
   if (!haveTools) {
     if (!missing) {
-      console.warn(`Note: ${output} is older than its sources; run \`npm ci && npm run build\` to rebuild it.`);
+      console.warn(
+        `Note: ${output} is older than its sources; run \`npm ci && npm run build\` to rebuild it.`,
+      );
       return;
     }
     console.error(
@@ -54,7 +56,9 @@ function ensureBuilt({ name, output, sources, tool, build }) {
     );
     process.exit(1);
   }
-  console.log(missing ? `Building the ${name} (first start)…` : `Rebuilding the ${name} (its sources changed)…`);
+  console.log(
+    missing ? `Building the ${name} (first start)…` : `Rebuilding the ${name} (its sources changed)…`,
+  );
   const built = spawnSync(build[0], build.slice(1), { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }

@@ -15,7 +15,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppContext } from './app-context';
 import { registerAuth } from './http/auth';
 import { registerErrorHandlers } from './http/error-handler';
-import { isQuietRequest } from './http/request-logging';
+import { RequestLogController } from './http/request-logging';
 import { registerRequestStats } from './http/request-stats';
 import { authRoutes } from './routes/auth.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -58,7 +58,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     trustProxy: trustProxy === false ? false : [...trustProxy],
     bodyLimit: 2 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
-    disableRequestLogging: isQuietRequest,
+    logController: new RequestLogController(),
   });
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);

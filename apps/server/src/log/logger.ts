@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import pino from 'pino';
+import type PinoPretty from 'pino-pretty';
 import type { AppConfig } from '../config/bootstrap';
 import { rotatingFile } from './rotating-file';
 
@@ -36,7 +37,7 @@ export interface ConsoleOptions {
  */
 function prettyStream(destination: NodeJS.WritableStream, colorize: boolean): pino.DestinationStream {
   const load = createRequire(import.meta.url);
-  const { prettyFactory } = load('pino-pretty') as typeof import('pino-pretty');
+  const { prettyFactory } = load('pino-pretty') as typeof PinoPretty;
   const prettify = prettyFactory({
     colorize,
     translateTime: 'SYS:HH:MM:ss.l',
@@ -50,10 +51,7 @@ function prettyStream(destination: NodeJS.WritableStream, colorize: boolean): pi
  * pino to the console at the configured level (readable lines on a terminal, JSON otherwise, for log
  * collectors), and to a size-rotating file at debug level (JSON) for the admin viewer.
  */
-export function createLogger(
-  config: AppConfig,
-  options: { file?: boolean; console?: ConsoleOptions } = {},
-) {
+export function createLogger(config: AppConfig, options: { file?: boolean; console?: ConsoleOptions } = {}) {
   const level = LEVELS[config.log.console_log_level];
   const out = options.console?.stream ?? process.stdout;
   const terminal = (out as { isTTY?: boolean }).isTTY === true;

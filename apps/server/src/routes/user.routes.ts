@@ -31,7 +31,11 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       const loaded = await getUser(ctx, user.id);
       const chatStatus = await ctx.coordination.chatStatus.get(user.id);
       return ok(
-        presentUser(loaded, { admin: isSuperuser(user), effective: ctx.upstream.effectiveConfig(), chatStatus }),
+        presentUser(loaded, {
+          admin: isSuperuser(user),
+          effective: ctx.upstream.effectiveConfig(),
+          chatStatus,
+        }),
       );
     },
   );
