@@ -36,6 +36,7 @@ const env = {
 delete env.CC_DATABASE_URL;
 delete env.CC_REDIS_URL;
 
+// Source maps on here: a server error in the suite's output points at the TypeScript line.
 const server = spawn(
   process.execPath,
   ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')],
