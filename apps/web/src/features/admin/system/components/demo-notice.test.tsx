@@ -50,6 +50,8 @@ describe('DemoModeNotice', () => {
   it('tells a superuser what demo mode is and lists the demo prompts', () => {
     renderNotice({ is_superuser: true });
     const note = screen.getByTestId('demo-notice');
+    expect(note.getAttribute('role')).toBe('note');
+    fireEvent.click(screen.getByRole('button', { name: 'Show the demo prompts' }));
     expect(note.textContent).toContain('Demo mode');
     expect(note.textContent).toContain('OpenAI Web, OpenAI API');
     expect(note.textContent).toContain('http://127.0.0.1:8001');

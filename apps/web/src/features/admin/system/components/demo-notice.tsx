@@ -1,4 +1,4 @@
-import { Alert, Code, SimpleGrid, Text } from '@mantine/core';
+import { Alert, Button, Code, Collapse, SimpleGrid, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SystemInfo } from '@cc/contracts';
@@ -26,37 +26,55 @@ export const DEMO_PROMPTS = [
 
 type Demo = NonNullable<SystemInfo['demo']>;
 
-/** What demo mode is and which prompts show the special answers, with a button that hides it. */
+/**
+ * What demo mode is, with a button that hides it; the prompts that show the special answers fold out, so the note
+ * stays two lines above the chat (a phone included).
+ */
 export function DemoNotice({ demo, onHide }: { demo: Demo; onHide: () => void }) {
   const { t } = useTranslation();
+  const [showPrompts, setShowPrompts] = useState(false);
   const sources = demo.sources.map((s) => t(`sources.${s}`)).join(', ');
   return (
     <Alert
       color="blue"
       variant="light"
+      role="note"
       title={t('adminx.demo.title')}
       withCloseButton
       closeButtonLabel={t('adminx.demo.hide')}
       onClose={onHide}
       m="sm"
       mb={0}
+      py="xs"
       data-testid="demo-notice"
     >
-      <Text size="sm">{t('adminx.demo.body', { sources, url: demo.emulator_url })}</Text>
-      <Text size="sm" mt={6}>
-        {t('adminx.demo.promptsIntro')}
+      <Text size="sm">
+        {t('adminx.demo.body', { sources, url: demo.emulator_url })}{' '}
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          onClick={() => setShowPrompts((v) => !v)}
+          aria-expanded={showPrompts}
+        >
+          {t(showPrompts ? 'adminx.demo.hidePrompts' : 'adminx.demo.showPrompts')}
+        </Button>
       </Text>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing={4} verticalSpacing={2} mt={4} component="ul" p={0}>
-        {DEMO_PROMPTS.map((p) => (
-          <Text key={p.key} size="xs" component="li" style={{ listStyle: 'none' }}>
-            <Code>{p.trigger}</Code> {t(`adminx.demo.prompts.${p.key}`)}
-            {p.web ? ` ${t('adminx.demo.webOnly')}` : ''}
-          </Text>
-        ))}
-      </SimpleGrid>
-      <Text size="xs" c="dimmed" mt={6}>
-        {t('adminx.demo.configure')}
-      </Text>
+      <Collapse expanded={showPrompts}>
+        <Text size="sm" mt={6}>
+          {t('adminx.demo.promptsIntro')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={4} verticalSpacing={2} mt={4} component="ul" p={0}>
+          {DEMO_PROMPTS.map((p) => (
+            <Text key={p.key} size="xs" component="li" style={{ listStyle: 'none' }}>
+              <Code>{p.trigger}</Code> {t(`adminx.demo.prompts.${p.key}`)}
+              {p.web ? ` ${t('adminx.demo.webOnly')}` : ''}
+            </Text>
+          ))}
+        </SimpleGrid>
+        <Text size="xs" c="dimmed" mt={6}>
+          {t('adminx.demo.configure')}
+        </Text>
+      </Collapse>
     </Alert>
   );
 }
