@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = [
+  ['cold start (npm start → /api/healthz)', [process.execPath, 'bench/cold-start.mjs']],
   ['relay (server)', [process.execPath, '--import', 'tsx', 'bench/relay.ts']],
   ['conversation search (SQLite, PostgreSQL)', [process.execPath, '--import', 'tsx', 'bench/search.ts']],
   ['long conversation (web, Chromium)', [process.execPath, 'bench/long-conversation.mjs']],

@@ -1,5 +1,6 @@
-// Starts the real product for the end-to-end suite: builds the web app when apps/web/dist is missing, then runs
-// the server on CC_PORT (8123) with a fresh temporary data dir and a known admin password. With no upstream
+// Starts the real product for the end-to-end suite: builds the web app when apps/web/dist is missing and the
+// server bundle every time (esbuild, well under a second, so the suite never runs a stale one), then runs the
+// compiled server, as `npm start` does, on CC_PORT (8123) with a fresh temporary data dir and a known admin password. With no upstream
 // credentials configured the server runs its in-process upstream emulator ("demo mode").
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +17,13 @@ if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
+console.log('[e2e] building the server');
+const serverBuilt = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (serverBuilt.status !== 0) process.exit(serverBuilt.status ?? 1);
+
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
 const env = {
   ...process.env,
@@ -28,11 +36,16 @@ const env = {
 delete env.CC_DATABASE_URL;
 delete env.CC_REDIS_URL;
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+// Source maps on here: a server error in the suite's output points at the TypeScript line.
+const server = spawn(
+  process.execPath,
+  ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 
 const cleanup = () => {
   try {

@@ -15,6 +15,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppContext } from './app-context';
 import { registerAuth } from './http/auth';
 import { registerErrorHandlers } from './http/error-handler';
+import { RequestLogController } from './http/request-logging';
 import { registerRequestStats } from './http/request-stats';
 import { authRoutes } from './routes/auth.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -47,6 +48,7 @@ export interface BuildAppOptions {
   webDist?: string | null;
 }
 
+/** apps/web/dist, from apps/server/src/app.ts as from the bundled apps/server/dist/main.js (same depth). */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Builds the Fastify app around a context. Tests import this, never main.ts. */
@@ -58,6 +60,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     trustProxy: trustProxy === false ? false : [...trustProxy],
     bodyLimit: 2 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    logController: new RequestLogController(),
   });
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);

@@ -22,6 +22,7 @@ import { forgetInstalledPlugins } from './services/plugin.service';
 import { createUpstreamDirectory } from './services/upstream.service';
 import { createAdapterRegistry } from './sources/registry';
 import type { DemoUpstream } from './services/upstream.service';
+import { formatAdminBanner } from './log/admin-banner';
 import { ensureInitialAdmin } from './services/user.service';
 import { BUILTIN_TASKS, SYNC_TASK } from './tasks/builtin';
 import { createTaskRunner } from './tasks/runner';
@@ -34,6 +35,8 @@ import type { TaskRunnerOptions } from './tasks/runner';
 export interface ContextOptions {
   /** Start the emulator in-process when a source has no upstream configured (default true). */
   demo?: boolean;
+  /** Port of that emulator (default: the app's port + 1, see `demoEmulatorPort`; 0 = any free port). */
+  demoPort?: number;
   /**
    * Run the background tasks on their schedule and re-read the shared settings every 30 s, the fallback for lost
    * change notifications (main.ts does; tests opt in). Without it the tasks still exist and run on demand
@@ -43,6 +46,15 @@ export interface ContextOptions {
     /** Run the conversation sync once at start when `openai_web.sync_conversations_on_startup` (default true). */
     startupSync?: boolean;
   };
+  /**
+   * Where the one-time banner with a generated initial admin password goes (default: the console, in colour on a
+   * terminal). Called at most once, at the boot that creates the admin.
+   */
+  announce?: (text: string) => void;
+}
+
+function announceOnConsole(text: string): void {
+  process.stdout.write(text);
 }
 
 /** How often a running server re-reads the shared settings (config, credentials, servers) saved by other instances. */
@@ -52,17 +64,38 @@ const refreshTimers = new WeakMap<AppContext, NodeJS.Timeout[]>();
 /** Where the demo upstream keeps its web conversations, so a restart does not lose them (nor their history). */
 export const DEMO_STATE_FILE = 'demo-upstream.json';
 
-async function startDemo(config: AppConfig, log: FastifyBaseLogger): Promise<DemoUpstream> {
+/** The demo emulator's port: the one after the app's (8000 → 8001), so it is predictable and easy to allow. */
+export function demoEmulatorPort(appPort: number): number {
+  return appPort < 65535 ? appPort + 1 : 0;
+}
+
+const isAddressInUse = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE';
+
+async function startDemo(config: AppConfig, log: FastifyBaseLogger, port: number): Promise<DemoUpstream> {
   const { startEmulator } = await import('@cc/upstream-emulator');
-  const emulator = await startEmulator({
-    host: '127.0.0.1',
-    port: 0,
-    stateFile: path.join(config.data.data_dir, DEMO_STATE_FILE),
-    warn: (message) => log.warn(message),
-  });
+  const start = (p: number) =>
+    startEmulator({
+      host: '127.0.0.1',
+      port: p,
+      stateFile: path.join(config.data.data_dir, DEMO_STATE_FILE),
+      warn: (message) => log.warn(message),
+    });
+  let emulator;
+  let instead = '';
+  try {
+    emulator = await start(port);
+  } catch (e) {
+    // Taken (another instance on this machine, or anything else): any free port, and the notice says which.
+    if (port === 0 || !isAddressInUse(e)) throw e;
+    emulator = await start(0);
+    instead = ` (port ${port} was taken)`;
+  }
   log.warn(
-    `Demo upstream: no upstream base URL or credentials are configured, so the built-in emulator at ${emulator.url} answers. ` +
-      'Configure credentials (admin → config) or openai_web.chatgpt_base_url / openai_api.openai_base_url to use a real provider.',
+    `Demo mode: the built-in upstream emulator at ${emulator.url}${instead} answers every source that has no ` +
+      'upstream base URL or credentials configured, with every web model enabled. Prompts starting with ' +
+      '"#browse", "#code", "#dalle", "#plugin", "#long 300", "#error" or "#fault:status=429" show the special ' +
+      'answers (README, "Demo mode"). Configure credentials (admin → config) or openai_web.chatgpt_base_url / ' +
+      'openai_api.openai_base_url to use a real provider.',
   );
   return {
     webBaseUrl: emulator.webBaseUrl,
@@ -172,7 +205,10 @@ export async function createContext(
     const needsDemo =
       (!live.openai_web.chatgpt_base_url && !credentials.openai_web_access_token) ||
       (!live.openai_api.openai_base_url && !credentials.openai_api_key);
-    demo = options.demo !== false && needsDemo ? await startDemo(config, log) : null;
+    demo =
+      options.demo !== false && needsDemo
+        ? await startDemo(config, log, options.demoPort ?? demoEmulatorPort(config.http.port))
+        : null;
     const upstream = createUpstreamDirectory({ dbHandle, secretBox, runtime, log }, demo);
     await upstream.refresh();
     const servers = (source: string) => upstream.servers(source as ChatSource);
@@ -214,7 +250,11 @@ export async function createContext(
       running: new RunningAsks({ dbHandle, log }, instanceId),
     };
     await Promise.all([ctx.coordination.ready?.(), ctx.scheduler.ready?.()]);
-    await ensureInitialAdmin(ctx);
+    const generated = await ensureInitialAdmin(ctx);
+    if (generated) {
+      const color = !options.announce && process.stdout.isTTY === true;
+      (options.announce ?? announceOnConsole)(formatAdminBanner({ ...generated, color }));
+    }
     // Changes saved through another instance are in force here within a second (the periodic refresh below is
     // the fallback when a notification is lost).
     ctx.coordination.changes.subscribe((change) => applySharedChange(ctx, change));

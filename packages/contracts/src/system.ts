@@ -15,6 +15,18 @@ export const SystemInfo = z.object({
     ChatSource,
     z.object({ total: z.number().int(), valid: z.number().int() }),
   ),
+  /**
+   * Demo mode: the built-in upstream emulator answers these sources (nothing configured for them); null when every
+   * source has a real upstream. The admin's chat shows a note with the demo prompts.
+   */
+  demo: z
+    .object({
+      /** The sources the emulator answers. */
+      sources: z.array(ChatSource),
+      /** Where it listens (the app's port + 1 unless that was taken). */
+      emulator_url: z.string(),
+    })
+    .nullable(),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 

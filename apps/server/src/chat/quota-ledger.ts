@@ -75,7 +75,7 @@ export async function checkQuota(
   input: QuotaCheckInput,
   db: Executor = ctx.dbHandle.db,
 ): Promise<void> {
-  const config: Config = ctx.runtime.current();
+  const config: Config = ctx.upstream.effectiveConfig();
   const s = input.setting[input.source];
   const global = config[input.source];
   const now = input.now ?? new Date();

@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pino from 'pino';
+import type PinoPretty from 'pino-pretty';
 import type { AppConfig } from '../config/bootstrap';
 import { rotatingFile } from './rotating-file';
 
@@ -20,10 +22,41 @@ export function serverLogFile(config: AppConfig): string {
   return path.join(config.data.data_dir, 'logs', 'server.log');
 }
 
-/** pino to stdout at the configured level, and to a size-rotating file at debug level for the admin viewer. */
-export function createLogger(config: AppConfig, options: { file?: boolean } = {}) {
+/** Where console lines go and in which form. */
+export interface ConsoleOptions {
+  /** The console stream (default process.stdout). */
+  stream?: NodeJS.WritableStream;
+  /** Human-readable lines instead of JSON (default: when the stream is a terminal). */
+  pretty?: boolean;
+}
+
+/**
+ * Console lines formatted by pino-pretty, synchronously in this thread (no worker or stream pipeline: a line
+ * logged just before `process.exit` is not lost, and it works the same from the bundled server). pino-pretty is
+ * loaded only when used; it is CommonJS, hence `require`, which keeps `createLogger` synchronous.
+ */
+function prettyStream(destination: NodeJS.WritableStream, colorize: boolean): pino.DestinationStream {
+  const load = createRequire(import.meta.url);
+  const { prettyFactory } = load('pino-pretty') as typeof PinoPretty;
+  const prettify = prettyFactory({
+    colorize,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
+  return { write: (line: string) => void destination.write(prettify(line)) };
+}
+
+/**
+ * pino to the console at the configured level (readable lines on a terminal, JSON otherwise, for log
+ * collectors), and to a size-rotating file at debug level (JSON) for the admin viewer.
+ */
+export function createLogger(config: AppConfig, options: { file?: boolean; console?: ConsoleOptions } = {}) {
   const level = LEVELS[config.log.console_log_level];
-  const streams: pino.StreamEntry[] = [{ level, stream: process.stdout }];
+  const out = options.console?.stream ?? process.stdout;
+  const terminal = (out as { isTTY?: boolean }).isTTY === true;
+  const pretty = options.console?.pretty ?? terminal;
+  const streams: pino.StreamEntry[] = [{ level, stream: pretty ? prettyStream(out, terminal) : out }];
   if (options.file !== false) {
     streams.push({
       level: 'debug',

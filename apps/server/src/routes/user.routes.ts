@@ -42,7 +42,11 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       const loaded = await getUser(ctx, user.id);
       const chatStatus = await shownChatStatus(ctx, user.id);
       return ok(
-        presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current(), chatStatus }),
+        presentUser(loaded, {
+          admin: isSuperuser(user),
+          effective: ctx.upstream.effectiveConfig(),
+          chatStatus,
+        }),
       );
     },
   );
@@ -79,7 +83,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         actingSessionId: session.id,
         actor: auditActor(request),
       });
-      return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.runtime.current() }));
+      return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.upstream.effectiveConfig() }));
     },
   );
 

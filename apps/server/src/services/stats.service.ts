@@ -127,11 +127,15 @@ export async function systemInfo(ctx: AppContext): Promise<SystemInfo> {
     await Promise.all(SOURCES.map(async (s) => [s, await repo.counts(s)] as const)),
   ) as SystemInfo['conversations_by_source'];
   const all = Object.values(bySource);
+  // Configuring a source at run time takes it off the emulator; with none left, it is no longer demo mode.
+  const demoSources = ctx.demo ? SOURCES.filter((s) => ctx.upstream.isDemo(s)) : [];
   return {
     startup_time: ctx.startupTime,
     total_user_count: await userRepository(db).count(),
     total_conversation_count: all.reduce((n, c) => n + c.total, 0),
     valid_conversation_count: all.reduce((n, c) => n + c.valid, 0),
     conversations_by_source: bySource,
+    demo:
+      ctx.demo && demoSources.length ? { sources: demoSources, emulator_url: ctx.demo.emulator.url } : null,
   };
 }

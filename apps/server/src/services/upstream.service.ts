@@ -1,4 +1,4 @@
-import { ERROR_DETAILS } from '@cc/contracts';
+import { ERROR_DETAILS, WEB_MODELS } from '@cc/contracts';
 import type { ChatSource, Config, Credentials } from '@cc/contracts';
 import type { Emulator } from '@cc/upstream-emulator';
 import type { ServerSlot } from '../coordination/queue';
@@ -51,6 +51,15 @@ export function createUpstreamDirectory(ctx: UpstreamDirectoryDeps, demo: DemoUp
     );
   }
 
+  /** True while the demo upstream answers this source (nothing configured for it, no servers rows). */
+  function isDemo(source: ChatSource): boolean {
+    const config = ctx.runtime.current();
+    const configured =
+      source === 'openai_web' ? config.openai_web.chatgpt_base_url : config.openai_api.openai_base_url;
+    const token = source === 'openai_web' ? credentials.openai_web_access_token : credentials.openai_api_key;
+    return !!demo && !configured && !token && rows.every((r) => r.source !== source);
+  }
+
   return {
     /** Re-reads servers and credentials (boot, and after an admin change). */
     async refresh(): Promise<void> {
@@ -58,13 +67,15 @@ export function createUpstreamDirectory(ctx: UpstreamDirectoryDeps, demo: DemoUp
       credentials = await loadCredentials(ctx);
     },
     credentials: () => credentials,
-    isDemo(source: ChatSource): boolean {
+    isDemo,
+    /**
+     * The live config as asks and users see it: while the demo upstream answers openai_web, every web model is
+     * enabled (the emulator answers them all, DALL·E included), whatever `openai_web.enabled_models` says.
+     */
+    effectiveConfig(): Config {
       const config = ctx.runtime.current();
-      const configured =
-        source === 'openai_web' ? config.openai_web.chatgpt_base_url : config.openai_api.openai_base_url;
-      const token =
-        source === 'openai_web' ? credentials.openai_web_access_token : credentials.openai_api_key;
-      return !!demo && !configured && !token && rows.every((r) => r.source !== source);
+      if (!isDemo('openai_web')) return config;
+      return { ...config, openai_web: { ...config.openai_web, enabled_models: [...WEB_MODELS] } };
     },
     /** Online servers of a source, for the scheduler. */
     servers(source: ChatSource): ServerSlot[] {

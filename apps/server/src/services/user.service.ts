@@ -341,11 +341,21 @@ export async function resetChatStatus(
  * Boot: creates the configured initial superuser when it does not exist. Without a configured password a random
  * one is generated and printed once in the log. Idempotent when several instances start at once: one creates it.
  */
-export async function ensureInitialAdmin(ctx: AppContext): Promise<void> {
+/** The initial admin created at this boot with a generated password (to be shown once). */
+export interface GeneratedAdmin {
+  username: string;
+  password: string;
+}
+
+/**
+ * Creates the configured initial superuser when it does not exist yet. Returns its credentials when the password
+ * was generated (the caller shows them once); null otherwise.
+ */
+export async function ensureInitialAdmin(ctx: AppContext): Promise<GeneratedAdmin | null> {
   const common = ctx.config.common;
-  if (!common.create_initial_admin_user) return;
+  if (!common.create_initial_admin_user) return null;
   const username = common.initial_admin_user_username;
-  if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return;
+  if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return null;
   const generated = common.initial_admin_user_password === null;
   const password = common.initial_admin_user_password ?? randomBytes(12).toString('base64url');
   try {
@@ -364,14 +374,15 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<void> {
   } catch (e) {
     // Another instance starting at the same time inserted it first (a unique violation, or our check saw its
     // row): the admin exists, which is all this asks for. Anything else is a real failure.
-    if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return;
+    if (await userRepository(ctx.dbHandle.db).findByUsername(username)) return null;
     throw e;
   }
   if (generated) {
     ctx.log.warn(
-      `Initial admin "${username}" created with the generated password: ${password} (shown once; change it after logging in)`,
+      `Initial admin "${username}" created with a generated password, shown once on the console; change it after logging in`,
     );
-  } else {
-    ctx.log.info(`Initial admin "${username}" created with the configured password.`);
+    return { username, password };
   }
+  ctx.log.info(`Initial admin "${username}" created with the configured password.`);
+  return null;
 }

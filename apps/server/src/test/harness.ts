@@ -135,7 +135,8 @@ export async function openTestApp(
     },
   );
   const { log = pino({ level: process.env.CC_TEST_LOG ?? 'silent' }), ...contextOptions } = options;
-  const ctx = await createContext(cfg, log, contextOptions);
+  // The demo emulator (when it starts) on any free port, not next to the configured 8000.
+  const ctx = await createContext(cfg, log, { demoPort: 0, ...contextOptions });
   const app = await buildApp(ctx, { webDist: null });
   extend?.(app);
   await app.ready();

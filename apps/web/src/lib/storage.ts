@@ -10,6 +10,8 @@ export const STORAGE_KEYS = {
   lastSelectedModel: 'lastSelectedModel',
   loginFlag: 'loginExpiresAt',
   sidebarCollapsed: 'foldLeftBar',
+  /** The admin hid the demo-mode note (its emulator address, so a new demo setup shows it again). */
+  demoNoticeHidden: 'demoNoticeHidden',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

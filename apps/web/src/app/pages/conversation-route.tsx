@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { NewConversationForm } from '@cc/contracts';
 import { ChatIcon, PlusIcon } from '../../components/icons';
+import { DemoModeNotice } from '../../features/admin/system/components/demo-notice';
 import { ChatPanel, StatusCard, openNewConversationModal } from '../../features/chat';
 import type { ChatTarget } from '../../features/chat';
 import { ConversationList, useConversationHistory } from '../../features/conversations';
@@ -127,6 +128,7 @@ export function ConversationRoute() {
         </aside>
       )}
       <section className="cc-chat-main">
+        <DemoModeNotice />
         {target ? (
           <ChatPanel
             target={target}

@@ -10,6 +10,7 @@ export const adminKeys = {
   pluginList: (filter: object) => ['admin', 'plugins', 'list', filter] as const,
   plugin: (id: string) => ['admin', 'plugins', 'detail', id] as const,
   systemInfo: ['admin', 'system', 'info'] as const,
+  demoMode: ['admin', 'system', 'demo'] as const,
   commonStatus: ['admin', 'system', 'status'] as const,
   stats: (kind: 'ask' | 'request', filter: object) => ['admin', 'system', 'stats', kind, filter] as const,
   tasks: ['admin', 'tasks'] as const,
