@@ -6,7 +6,7 @@ import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '@cc/contracts';
 import type { AuditAction, AuditEntry, AuditTargetType } from '@cc/contracts';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
-import { DownloadIcon, RefreshIcon } from '../../../components/icons';
+import { DownloadIcon } from '../../../components/icons';
 import type { AuditQuery } from '../../../config/admin-paths';
 import { formatDateTime } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
@@ -17,6 +17,7 @@ import { notifySuccess } from '../shared/notify';
 import { useDownloadAuditCsv } from './api/download-audit-csv';
 import { useAuditLog } from './api/get-audit-log';
 import { ACTION_KEYS, changeLines } from './lib/audit-text';
+import { RefreshButton } from '../shared/refresh-button';
 
 const PICKER = 'YYYY-MM-DD HH:mm';
 /** Entries per page (fetched from the server one page at a time). */
@@ -143,14 +144,7 @@ export function AuditPage() {
       title={t('admin.auditTitle')}
       actions={
         <>
-          <Button
-            variant="default"
-            leftSection={<RefreshIcon size={16} />}
-            loading={log.isFetching}
-            onClick={() => void log.refetch()}
-          >
-            {ta('common.refresh')}
-          </Button>
+          <RefreshButton query={log} />
           <Button leftSection={<DownloadIcon size={16} />} loading={csv.isPending} onClick={download}>
             {ta('audit.downloadCsv')}
           </Button>

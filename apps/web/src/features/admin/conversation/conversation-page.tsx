@@ -17,7 +17,7 @@ import { SOURCES } from '@cc/contracts';
 import type { ChatSource, ConversationRead, SyncSummary } from '@cc/contracts';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
-import { DotsIcon, RefreshIcon } from '../../../components/icons';
+import { DotsIcon } from '../../../components/icons';
 import { ModelBadge } from '../../../components/model-display';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../config/paths';
@@ -37,6 +37,7 @@ import { useSyncConversations } from './api/sync-conversations';
 import { useVanishConversations } from './api/vanish-conversations';
 import { AssignModal } from './components/assign-modal';
 import { HistoryDrawer } from './components/history-drawer';
+import { RefreshButton } from '../shared/refresh-button';
 
 type Validity = 'all' | 'valid' | 'invalid';
 
@@ -247,14 +248,7 @@ export function ConversationPage() {
       title={t('admin.conversationTitle')}
       actions={
         <>
-          <Button
-            variant="default"
-            leftSection={<RefreshIcon size={16} />}
-            loading={conversations.isFetching}
-            onClick={() => void conversations.refetch()}
-          >
-            {ta('common.refresh')}
-          </Button>
+          <RefreshButton query={conversations} />
           <Button variant="light" loading={sync.isPending} onClick={() => void handleSync()}>
             {ta('conversation.sync')}
           </Button>

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Badge, Button, Group, Modal, Select, Text, Tooltip }
 import { MACHINE_STATUSES, SOURCES } from '@cc/contracts';
 import type { MachineInfo } from '@cc/contracts';
 import { useMemo, useState } from 'react';
-import { PencilIcon, PlusIcon, RefreshIcon, TrashIcon } from '../../../components/icons';
+import { PencilIcon, PlusIcon, TrashIcon } from '../../../components/icons';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
@@ -14,6 +14,7 @@ import { useCheckMachines } from './api/check-machines';
 import { useDeleteMachine } from './api/delete-machine';
 import { useMachines } from './api/get-machines';
 import { MachineForm } from './components/machine-form';
+import { RefreshButton } from '../shared/refresh-button';
 
 const STATUS_COLORS = { online: 'green', offline: 'orange', disabled: 'gray' } as const;
 
@@ -182,14 +183,7 @@ export function MachinePage() {
             value={status}
             onChange={setStatus}
           />
-          <Button
-            variant="default"
-            leftSection={<RefreshIcon size={16} />}
-            loading={machines.isFetching}
-            onClick={() => void machines.refetch()}
-          >
-            {ta('common.refresh')}
-          </Button>
+          <RefreshButton query={machines} />
           <Button variant="light" loading={check.isPending} onClick={() => void handleCheck()}>
             {ta('machine.checkNow')}
           </Button>

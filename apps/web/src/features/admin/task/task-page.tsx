@@ -1,7 +1,6 @@
 import { Alert, Badge, Button, Code, Group, Popover, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import type { TaskRead, TaskRun } from '@cc/contracts';
 import { useState } from 'react';
-import { RefreshIcon } from '../../../components/icons';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
@@ -15,6 +14,7 @@ import { useRunTask } from './api/run-task';
 import { useUpdateTask } from './api/update-task';
 import { TaskHistory } from './components/task-history';
 import { isBuiltinTask, taskName, taskOutput } from './lib/task-text';
+import { RefreshButton } from '../shared/refresh-button';
 
 const STATUS_COLORS = { idle: 'gray', running: 'blue', success: 'green', failed: 'red' } as const;
 
@@ -205,19 +205,7 @@ export function TaskPage() {
   ];
 
   return (
-    <AdminPage
-      title={t('admin.taskTitle')}
-      actions={
-        <Button
-          variant="default"
-          leftSection={<RefreshIcon size={16} />}
-          loading={tasks.isFetching}
-          onClick={() => void tasks.refetch()}
-        >
-          {ta('common.refresh')}
-        </Button>
-      }
-    >
+    <AdminPage title={t('admin.taskTitle')} actions={<RefreshButton query={tasks} />}>
       {lastRun && (
         <Alert
           color={lastRun.status === 'success' ? 'green' : 'red'}

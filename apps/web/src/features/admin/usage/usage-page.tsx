@@ -8,7 +8,7 @@ import type { UsageGroup, UsageRow } from '@cc/contracts';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DownloadIcon, RefreshIcon } from '../../../components/icons';
+import { DownloadIcon } from '../../../components/icons';
 import { LoadError } from '../../../components/load-error';
 import { modelDisplay } from '../../../components/model-display';
 import type { UsageQuery } from '../../../config/admin-paths';
@@ -19,6 +19,7 @@ import type { Column } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
 import { useDownloadUsageCsv, useUsage } from './api/get-usage';
 import { formatCount, formatSeconds, usageSeries } from './lib/usage';
+import { RefreshButton } from '../shared/refresh-button';
 
 const PICKER = 'YYYY-MM-DD HH:mm';
 const GROUP_KEYS = { user: 'usage.byUser', model: 'usage.byModel', day: 'usage.byDay' } as const;
@@ -157,14 +158,7 @@ export function UsagePage() {
       title={t('admin.usageTitle')}
       actions={
         <>
-          <Button
-            variant="default"
-            leftSection={<RefreshIcon size={16} />}
-            loading={current.isFetching}
-            onClick={() => void current.refetch()}
-          >
-            {ta('common.refresh')}
-          </Button>
+          <RefreshButton query={current} />
           <Button leftSection={<DownloadIcon size={16} />} loading={csv.isPending} onClick={download}>
             {ta('usage.downloadCsv')}
           </Button>

@@ -5,7 +5,6 @@ import type { CompletionLog as CompletionLogEntry } from '@cc/contracts';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { RefreshIcon } from '../../../../components/icons';
 import { ModelBadge } from '../../../../components/model-display';
 import { paths } from '../../../../config/paths';
 import { formatDateTime } from '../../../../lib/format';
@@ -16,6 +15,7 @@ import { numberProblem } from '../../shared/number-check';
 import { NumberField } from '../../shared/number-field';
 import { useUsers } from '../../user/api/get-users';
 import { useCompletionLogs } from '../api/get-completion-logs';
+import { RefreshButton } from '../../shared/refresh-button';
 
 const PICKER = 'YYYY-MM-DD HH:mm';
 /** The API's bounds of max_results. */
@@ -166,14 +166,7 @@ export function CompletionLog() {
           onChange={setMaxResults}
           w={140}
         />
-        <Button
-          variant="default"
-          leftSection={<RefreshIcon size={16} />}
-          loading={logs.isFetching}
-          onClick={() => void logs.refetch()}
-        >
-          {ta('common.refresh')}
-        </Button>
+        <RefreshButton query={logs} />
       </Group>
       <DataTable
         label={ta('log.completionTab')}

@@ -1,6 +1,5 @@
 import { Badge, Button, Group, Select, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { RefreshIcon } from '../../../../components/icons';
 import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
 import { numberProblem } from '../../shared/number-check';
@@ -8,6 +7,7 @@ import { NumberField } from '../../shared/number-field';
 import { useServerLogs } from '../api/get-server-logs';
 import { entryMatches, parseLogLine } from '../lib/log-line';
 import type { LogEntry, LogLevel } from '../lib/log-line';
+import { RefreshButton } from '../../shared/refresh-button';
 
 /** The API's bounds of max_lines. */
 const MAX_LINES_RULE = { min: 1, max: 5000, integer: true } as const;
@@ -159,14 +159,7 @@ export function ServerLog() {
           checked={autoScroll}
           onChange={(e) => setAutoScroll(e.currentTarget.checked)}
         />
-        <Button
-          variant="default"
-          leftSection={<RefreshIcon size={16} />}
-          loading={logs.isFetching}
-          onClick={() => void logs.refetch()}
-        >
-          {ta('common.refresh')}
-        </Button>
+        <RefreshButton query={logs} />
         <Button
           variant="default"
           disabled={shown.length === 0}
