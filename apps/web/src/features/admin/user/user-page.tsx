@@ -7,13 +7,14 @@ import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
 import { confirmAction } from '../shared/confirm';
 import { DataTable } from '../shared/data-table';
-import type { Column } from '../shared/data-table';
+import type { Column, RowId } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
 import { useDeleteUser } from './api/delete-user';
 import { useUsers } from './api/get-users';
 import { useResetChatStatus } from './api/reset-chat-status';
 import { LimitsSummary } from './components/limits-summary';
 import { UserBasicForm } from './components/user-basic-form';
+import { UserBulkBar } from './components/user-bulk-bar';
 import { UserSettingsForm } from './components/user-settings-form';
 import { chatStatusRank, isExpired, remainingScore } from './lib/limits';
 
@@ -38,6 +39,7 @@ export function UserPage() {
   const resetStatus = useResetChatStatus();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing | null>(null);
+  const [selected, setSelected] = useState<Set<RowId>>(new Set());
 
   const rows = useMemo(() => (users.data ?? []).filter((u) => matches(u, search)), [users.data, search]);
 
@@ -222,11 +224,14 @@ export function UserPage() {
         </>
       }
     >
+      <UserBulkBar rows={rows} selected={selected} onSelectedChange={setSelected} />
       <DataTable
         label={t('admin.userTitle')}
         rows={rows}
         columns={columns}
         rowId={(u) => u.id}
+        selected={selected}
+        onSelectedChange={setSelected}
         defaultSort={{ key: 'id', desc: false }}
         minWidth={960}
         empty={users.isLoading ? ta('common.loading') : undefined}
