@@ -18,6 +18,18 @@ export interface UsersTable {
   last_active_time: string | null;
   create_time: string;
   update_time: string;
+  /** The user's group (user_groups.id), or null; deleting the group sets it to null. */
+  group_id: number | null;
+}
+
+/** A named settings template; `openai_web` / `openai_api` are JSON of `GroupTemplate`'s sources, counts included. */
+export interface UserGroupsTable {
+  id: Generated<number>;
+  name: string;
+  openai_web: string;
+  openai_api: string;
+  create_time: string;
+  update_time: string;
 }
 
 export interface UserSettingsTable {
@@ -253,6 +265,7 @@ export interface Database {
   shared_cap_events: SharedCapEventsTable;
   audit_logs: AuditLogsTable;
   users: UsersTable;
+  user_groups: UserGroupsTable;
   user_settings: UserSettingsTable;
   quota_counters: QuotaCountersTable;
   sessions: SessionsTable;
@@ -267,6 +280,7 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserRowUpdate = Updateable<UsersTable>;
 export type UserSettingsRow = Selectable<UserSettingsTable>;
+export type UserGroupRow = Selectable<UserGroupsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ServerRow = Selectable<ServersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;

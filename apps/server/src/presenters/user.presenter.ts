@@ -101,5 +101,5 @@ export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRea
     avatar: u.row.avatar,
     setting,
   };
-  return options.admin ? { ...read, remark: u.row.remark } : read;
+  return options.admin ? { ...read, remark: u.row.remark, group_id: u.row.group_id } : read;
 }

@@ -15,6 +15,7 @@ export function adminUser(overrides: Partial<UserReadAdmin> = {}): UserReadAdmin
     create_time: '2026-01-01T00:00:00Z',
     avatar: null,
     remark: null,
+    group_id: null,
     setting: {
       id: 1,
       user_id: 7,
