@@ -14,7 +14,8 @@ export type BulkUserAction =
   | { kind: 'deactivate' }
   | { kind: 'resetStatus' }
   | { kind: 'delete' }
-  | { kind: 'settings'; patch: BulkSettingsPatch };
+  | { kind: 'settings'; patch: BulkSettingsPatch }
+  | { kind: 'group'; groupId: number | null };
 
 /** The request of one user (silent: the page shows the summary, not one toast per user). */
 export function bulkUserCall(action: BulkUserAction, user: UserReadAdmin): Promise<unknown> {
@@ -30,6 +31,8 @@ export function bulkUserCall(action: BulkUserAction, user: UserReadAdmin): Promi
       return apiClient.post(adminApiPaths.resetChatStatus(user.id), { silent });
     case 'delete':
       return apiClient.delete(adminApiPaths.user(user.id), { silent });
+    case 'group':
+      return apiClient.patch(adminApiPaths.user(user.id), { body: { group_id: action.groupId }, silent });
     case 'settings':
       return apiClient.patch(adminApiPaths.userSetting(user.id), {
         body: applySettingsPatch(user.setting, action.patch),
@@ -45,6 +48,7 @@ export function useBulkUsers(onProgress: (finished: number, total: number) => vo
       runBulk(users, (user) => bulkUserCall(action, user), { onProgress }),
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: adminKeys.users });
+      await client.invalidateQueries({ queryKey: adminKeys.groups });
       await client.invalidateQueries({ queryKey: queryKeys.me });
     },
   });

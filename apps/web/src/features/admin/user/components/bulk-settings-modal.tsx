@@ -54,7 +54,7 @@ export function BulkSettingsModal({ opened, count, onClose, onApply }: BulkSetti
           allowDeselect={false}
           data={SOURCES.map((s) => ({ value: s, label: t(`sources.${s}`) }))}
           value={source}
-          onChange={(v) => setSource((v) ?? 'openai_web')}
+          onChange={(v) => setSource(v ?? 'openai_web')}
         />
         <Text size="sm" fw={500}>
           {ta('user.totalAskCount')}

@@ -24,8 +24,10 @@ beforeEach(async () => {
     'fetch',
     vi.fn((url: string, init: RequestInit = {}) => {
       const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-      calls.push({ method: init.method ?? 'GET', url, body });
+      if (init.method && init.method !== 'GET') calls.push({ method: init.method, url, body });
       // The server refuses to deactivate the acting admin (user 1).
+      if (url === '/api/system/groups')
+        return Promise.resolve(envelope(200, 'common.success', [{ id: 4, name: 'Interns' }]));
       if (url === '/api/user/1' && init.method === 'PATCH')
         return Promise.resolve(envelope(409, 'errors.cannotDeactivateSelf', null));
       return Promise.resolve(envelope(200, 'common.success', init.method === 'DELETE' ? null : {}));
@@ -117,5 +119,23 @@ describe('UserBulkBar', () => {
       'Delete: 1 succeeded, 0 failed',
     );
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['DELETE /api/user/3']);
+  });
+
+  it('puts the selected users in a group, one request each', async () => {
+    renderBar([2, 3]);
+    fireEvent.click(screen.getByRole('button', { name: 'Set group…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set the group of 2 user(s)' });
+    fireEvent.click(within(dialog).getByRole('combobox', { name: 'Group' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Interns', hidden: true }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Set group' }));
+    expect((await screen.findByTestId('user-bulk-summary')).textContent).toContain(
+      'Set group: 2 succeeded, 0 failed',
+    );
+    expect(
+      calls
+        .filter((c) => c.method === 'PATCH')
+        .map((c) => `${c.url} ${JSON.stringify(c.body)}`)
+        .sort(),
+    ).toEqual(['/api/user/2 {"group_id":4}', '/api/user/3 {"group_id":4}']);
   });
 });

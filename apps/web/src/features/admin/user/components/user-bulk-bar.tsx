@@ -9,6 +9,7 @@ import type { RowId } from '../../shared/data-table';
 import { useBulkUsers } from '../api/bulk-users';
 import type { BulkUserAction } from '../api/bulk-users';
 import { BulkSettingsModal } from './bulk-settings-modal';
+import { SetGroupModal } from './set-group-modal';
 
 export interface UserBulkBarProps {
   /** The users the list shows (after the search). */
@@ -31,11 +32,13 @@ export function UserBulkBar({ rows, selected, onSelectedChange }: UserBulkBarPro
   const [progress, setProgress] = useState<{ finished: number; total: number } | null>(null);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [groupOpen, setGroupOpen] = useState(false);
   const bulk = useBulkUsers((finished, total) => setProgress({ finished, total }));
   const users = rows.filter((u) => selected.has(u.id));
 
   const run = async (action: BulkUserAction) => {
     setSettingsOpen(false);
+    setGroupOpen(false);
     setSummary(null);
     setProgress({ finished: 0, total: users.length });
     const result = await bulk.mutateAsync({ action, users });
@@ -100,6 +103,9 @@ export function UserBulkBar({ rows, selected, onSelectedChange }: UserBulkBarPro
               <Button size="xs" disabled={busy} onClick={() => setSettingsOpen(true)}>
                 {ta('user.bulk.settings')}
               </Button>
+              <Button size="xs" disabled={busy} onClick={() => setGroupOpen(true)}>
+                {ta('user.groups.setGroup')}
+              </Button>
               <Button size="xs" color="red" disabled={busy} onClick={() => void handleDelete()}>
                 {ta('common.delete')}
               </Button>
@@ -150,6 +156,13 @@ export function UserBulkBar({ rows, selected, onSelectedChange }: UserBulkBarPro
         count={users.length}
         onClose={() => setSettingsOpen(false)}
         onApply={(patch) => void run({ kind: 'settings', patch })}
+      />
+      <SetGroupModal
+        key={groupOpen ? 'group-open' : 'group-closed'}
+        opened={groupOpen}
+        count={users.length}
+        onClose={() => setGroupOpen(false)}
+        onApply={(groupId) => void run({ kind: 'group', groupId })}
       />
     </>
   );
