@@ -54,7 +54,7 @@ describe('user groups', () => {
     expect(audit.items.map((e) => e.action).sort()).toEqual(['group.create', 'group.delete']);
   });
 
-  it('a member gets the group template; a save changes every member at once, keeping what was set on a user', async () => {
+  it('a member gets the group template; a save changes every member at once, keeping what was set on a user; asks left follow the group', async () => {
     const group = (
       await call(
         'POST',
@@ -95,6 +95,7 @@ describe('user groups', () => {
       template('Interns', (g) => {
         g.openai_api.total_ask_count = 2;
         g.openai_api.available_models = ['gpt_3_5'];
+        g.openai_api.max_conv_count = 9;
       }),
     );
     expect(saved).toMatchObject({ code: 200, result: { member_count: 2 } });
@@ -104,10 +105,9 @@ describe('user groups', () => {
       expect(u.setting.openai_api.total_ask_count).toBe(2);
       expect(u.setting.openai_api.available_models).toEqual(['gpt_3_5']);
     }
+    // Bob asked once (5 → 4 left), still he follows the group's new count; ann's own max conversations stay.
     expect(annRead.setting.openai_api.max_conv_count).toBe(42);
-    expect(bobRead.setting.openai_api.max_conv_count).toBe(
-      t.ctx.config.user_defaults.openai_api.max_conv_count,
-    );
+    expect(bobRead.setting.openai_api.max_conv_count).toBe(9);
 
     // Admission sees it: the model the group removed is refused.
     const after = await ask(

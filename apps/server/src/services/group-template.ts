@@ -17,10 +17,14 @@ export function templateOf(row: UserGroupRow): GroupTemplate {
   };
 }
 
+/** The asks left: consumed as the user asks, so they follow every change the group makes to them. */
+const COUNTS = new Set(['total_ask_count', 'per_model_ask_count']);
+
 /**
- * A member's settings with the group's template applied: every field of the template when `previous` is null (the
- * user joins), else only the fields that differ from `previous` (the group changed): what was set on the user
- * stays until the group changes that same field. Credits, the own API endpoint and key stay the user's.
+ * A member's settings with the group's template applied. Joining (`previous` null): every field of the template.
+ * A group change: each field the change touches, for members who still had the group's previous value there; a
+ * field set differently on the user stays theirs. The asks left follow every change of the group's counts.
+ * Credits, the own API endpoint and key stay the user's.
  */
 export function withTemplate(
   current: UserSetting,
@@ -33,7 +37,11 @@ export function withTemplate(
     const from = template[source] as Record<string, unknown>;
     const before = previous?.[source] as Record<string, unknown> | undefined;
     for (const [key, value] of Object.entries(from)) {
-      if (!before || !isDeepStrictEqual(before[key], value)) target[key] = structuredClone(value);
+      const follows =
+        !before ||
+        (!isDeepStrictEqual(before[key], value) &&
+          (COUNTS.has(key) || isDeepStrictEqual(target[key], before[key])));
+      if (follows) target[key] = structuredClone(value);
     }
   };
   copy('openai_web');
