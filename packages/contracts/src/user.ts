@@ -162,7 +162,7 @@ export const UserUpdateAdmin = UserUpdateSelf.extend({
   is_verified: z.boolean().optional(),
   username: Username.optional(),
   remark: Remark.optional(),
-  /** Joining a group applies its template to the user's settings; null leaves the group, settings stay. */
+  /** Joining a group applies its template to the user's settings; null leaves it (own settings come back). */
   group_id: z.number().int().positive().nullable().optional(),
 });
 export type UserUpdateAdmin = z.infer<typeof UserUpdateAdmin>;

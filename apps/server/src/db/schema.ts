@@ -42,6 +42,11 @@ export interface UserSettingsTable {
   /** JSON of the API source settings, without the counters; the custom key encrypted. */
   openai_api: string;
   update_time: string;
+  /**
+   * A group member's own source settings from before joining (JSON `{openai_web, openai_api}` without counters and
+   * without the own API endpoint), restored when they leave; null outside a group.
+   */
+  own_settings: string | null;
 }
 
 export interface QuotaCountersTable {

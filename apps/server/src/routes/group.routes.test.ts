@@ -54,7 +54,7 @@ describe('user groups', () => {
     expect(audit.items.map((e) => e.action).sort()).toEqual(['group.create', 'group.delete']);
   });
 
-  it('a member gets the group template; a save changes every member at once, keeping what was set on a user; asks left follow the group', async () => {
+  it('a member gets the group template; a save changes every member at once, keeping what was set on a user; leaving restores their own', async () => {
     const group = (
       await call(
         'POST',
@@ -117,14 +117,29 @@ describe('user groups', () => {
     );
     expect(errorTip(after.frames)).toBe('errors.userNotAllowToUseModel');
 
-    // Leaving the group keeps the settings the user has; deleting the group frees its members.
+    // Leaving the group: the user's own settings come back where they still had the group's; what was set on
+    // the user stays, and so do the asks left.
+    const defaults = t.ctx.config.user_defaults.openai_api;
     expect(await call('PATCH', `/api/user/${ann.row.id}`, { group_id: null })).toMatchObject({ code: 200 });
     annRead = await readUser(ann.row.id);
     expect(annRead.group_id).toBeNull();
+    expect(annRead.setting.openai_api.available_models).toEqual(defaults.available_models);
+    expect(annRead.setting.openai_api.max_conv_count).toBe(42);
     expect(annRead.setting.openai_api.total_ask_count).toBe(2);
+    // Deleting the group: every member leaves it the same way.
     expect(await call('DELETE', `/api/system/groups/${group.id}`)).toMatchObject({ code: 200 });
-    expect((await readUser(bob.row.id)).group_id).toBeNull();
-    expect((await readUser(bob.row.id)).setting.openai_api.available_models).toEqual(['gpt_3_5']);
+    const bobAfter = await readUser(bob.row.id);
+    expect(bobAfter.group_id).toBeNull();
+    expect(bobAfter.setting.openai_api.available_models).toEqual(defaults.available_models);
+    expect(bobAfter.setting.openai_api.max_conv_count).toBe(defaults.max_conv_count);
+    expect(bobAfter.setting.openai_api.total_ask_count).toBe(2);
+    // Back on their own settings, GPT-4 is theirs again.
+    const again = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_4', new_conversation: true, text_content: 'hi' },
+      { cookie },
+    );
+    expect(errorTip(again.frames)).toBeNull();
   });
 
   it('refuses an unknown group and changes nothing', async () => {

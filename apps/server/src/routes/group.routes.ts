@@ -56,7 +56,7 @@ export function groupRoutes(app: FastifyInstance, ctx: AppContext): void {
       config: access,
       schema: {
         tags,
-        summary: 'Delete a group; its members leave it and keep their settings',
+        summary: 'Delete a group; its members leave it and get their own settings back',
         params: GroupIdParams,
         response: { 200: envelope(z.null()) },
       },

@@ -2,8 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { MASKED_SECRET } from '@cc/contracts';
 import type { GroupTemplate, UserSetting, UserSettingUpdate } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import type { UserGroupRow } from '../db/schema';
+import type { UserGroupRow, UserSettingsRow } from '../db/schema';
 import { joinSettings } from '../presenters/user.presenter';
+import type { StoredApi, StoredWeb } from '../presenters/user.presenter';
 import type { Executor } from '../repositories/executor';
 import { quotaRepository } from '../repositories/quota.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
@@ -49,7 +50,63 @@ export function withTemplate(
   return { credits: next.credits, openai_web: next.openai_web, openai_api: next.openai_api };
 }
 
-/** Applies a group's template to one member's settings and counters, in the caller's transaction. */
+/** The own source settings kept while in a group: without the own API endpoint, which stays the user's. */
+interface OwnSettings {
+  openai_web: Record<string, unknown>;
+  openai_api: Record<string, unknown>;
+}
+
+function ownOf(row: UserSettingsRow): string {
+  const { custom_openai_api_settings: _custom, ...api } = JSON.parse(row.openai_api) as StoredApi;
+  return JSON.stringify({ openai_web: JSON.parse(row.openai_web) as StoredWeb, openai_api: api });
+}
+
+/**
+ * A leaving member's source settings: each field that still has the group's value gets the user's own value back
+ * (from before joining); a field set on the user while in the group stays. The asks left stay as they are.
+ */
+export function withoutTemplate(
+  stored: { openai_web: StoredWeb; openai_api: StoredApi },
+  template: GroupTemplate,
+  own: OwnSettings,
+): { openai_web: StoredWeb; openai_api: StoredApi } {
+  const next = structuredClone(stored);
+  for (const source of ['openai_web', 'openai_api'] as const) {
+    const target = next[source] as Record<string, unknown>;
+    const group = template[source] as Record<string, unknown>;
+    for (const [key, value] of Object.entries(own[source])) {
+      if (COUNTS.has(key) || !(key in group)) continue;
+      if (isDeepStrictEqual(target[key], group[key])) target[key] = structuredClone(value);
+    }
+  }
+  return next;
+}
+
+/** A member leaves a group (moved out, or the group deleted): their own settings come back where they follow it. */
+export async function leaveTemplate(db: Executor, userId: number, template: GroupTemplate): Promise<void> {
+  const settings = userSettingRepository(db);
+  const row = await settings.findByUserId(userId);
+  if (!row?.own_settings) return;
+  const next = withoutTemplate(
+    {
+      openai_web: JSON.parse(row.openai_web) as StoredWeb,
+      openai_api: JSON.parse(row.openai_api) as StoredApi,
+    },
+    template,
+    JSON.parse(row.own_settings) as OwnSettings,
+  );
+  await settings.update(userId, {
+    credits: row.credits,
+    openai_web: JSON.stringify(next.openai_web),
+    openai_api: JSON.stringify(next.openai_api),
+  });
+  await settings.setOwnSettings(userId, null);
+}
+
+/**
+ * Applies a group's template to one member's settings and counters, in the caller's transaction. On joining from
+ * no group, the user's own source settings are kept for when they leave.
+ */
 export async function applyTemplate(
   ctx: AppContext,
   db: Executor,
@@ -59,6 +116,8 @@ export async function applyTemplate(
 ): Promise<void> {
   const row = await userSettingRepository(db).findByUserId(userId);
   if (!row) return;
+  if (previous === null && row.own_settings === null)
+    await userSettingRepository(db).setOwnSettings(userId, ownOf(row));
   const counters = await quotaRepository(db).listForUsers([userId]);
   const current = joinSettings(row, counters);
   const sealed = sealedCustomKey(row);

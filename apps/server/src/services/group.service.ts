@@ -8,7 +8,7 @@ import { groupRepository } from '../repositories/group.repository';
 import type { StoredGroup } from '../repositories/group.repository';
 import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
-import { applyTemplate, templateOf } from './group-template';
+import { applyTemplate, leaveTemplate, templateOf } from './group-template';
 
 /** A group with its member count (what the presenter needs). */
 export interface LoadedGroup {
@@ -114,12 +114,13 @@ export async function updateGroup(
   });
 }
 
-/** Deletes a group; its members leave it and keep the settings they have. */
+/** Deletes a group; its members leave it (their own settings come back, see `leaveTemplate`). */
 export async function deleteGroup(ctx: AppContext, id: number, actor: AuditActor): Promise<void> {
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const before = await groupRepository(trx).findById(id);
     if (!before) throw fail.groupNotExist();
     const members = await groupRepository(trx).memberIds(id);
+    for (const userId of members) await leaveTemplate(trx, userId, templateOf(before));
     await groupRepository(trx).deleteById(id);
     await recordAudit(
       ctx,
@@ -136,14 +137,22 @@ export async function deleteGroup(ctx: AppContext, id: number, actor: AuditActor
   });
 }
 
-/** A user joins a group (its whole template is applied) or leaves it (settings stay); in the caller's transaction. */
+/**
+ * A user joins a group (its whole template is applied; moving from another group too) or leaves it (their own
+ * settings come back where they still follow the group); in the caller's transaction.
+ */
 export async function setUserGroup(
   ctx: AppContext,
   db: Executor,
   userId: number,
   groupId: number | null,
+  currentGroupId: number | null,
 ): Promise<void> {
-  if (groupId === null) return;
+  if (groupId === null) {
+    const current = currentGroupId === null ? undefined : await groupRepository(db).findById(currentGroupId);
+    if (current) await leaveTemplate(db, userId, templateOf(current));
+    return;
+  }
   const group = await groupRepository(db).findById(groupId);
   if (!group) throw fail.groupNotExist();
   await applyTemplate(ctx, db, userId, templateOf(group), null);

@@ -216,7 +216,7 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     if (admin.is_superuser !== undefined) set.is_superuser = int(admin.is_superuser);
     if (admin.is_verified !== undefined) set.is_verified = int(admin.is_verified);
     if (admin.group_id !== undefined && admin.group_id !== existing.group_id) {
-      await setUserGroup(ctx, trx, userId, admin.group_id);
+      await setUserGroup(ctx, trx, userId, admin.group_id, existing.group_id);
       set.group_id = admin.group_id;
     }
     await users.update(userId, set);
