@@ -129,5 +129,8 @@ export async function applyTemplate(
     sealed,
   );
   await userSettingRepository(db).update(userId, stored);
-  await quotaRepository(db).replaceForUser(userId, next);
+  // The counters are rewritten only when the group changes them: an ask reserved meanwhile is not undone.
+  const key = (rows: { source: string; model: string; remaining: number }[]) =>
+    JSON.stringify(rows.map((c) => `${c.source}/${c.model}=${c.remaining}`).sort());
+  if (key(next) !== key(counters)) await quotaRepository(db).replaceForUser(userId, next);
 }
