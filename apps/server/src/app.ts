@@ -29,6 +29,7 @@ import { pluginRoutes } from './routes/plugin.routes';
 import { statusRoutes } from './routes/status.routes';
 import { systemRoutes } from './routes/system.routes';
 import { userRoutes } from './routes/user.routes';
+import { groupRoutes } from './routes/group.routes';
 
 export interface RegisteredRoute {
   method: string;
@@ -141,6 +142,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   userRoutes(app, ctx);
+  groupRoutes(app, ctx);
   conversationRoutes(app, ctx);
   shareRoutes(app, ctx);
   fileRoutes(app, ctx);

@@ -35,6 +35,10 @@ export const ERRORS = {
   cannotDeactivateSelf: { code: 409, status: 409, message: 'errors.cannotDeactivateSelf' },
   /** Demoting, deactivating or deleting the last active superuser would lock everyone out of the admin. */
   lastActiveSuperuser: { code: 409, status: 409, message: 'errors.lastActiveSuperuser' },
+  // user groups
+  groupNotExist: { code: 404, status: 404, message: 'errors.groupNotExist' },
+  /** params `{name}` */
+  groupAlreadyExists: { code: 409, status: 409, message: 'errors.groupAlreadyExists' },
   // conversations
   conversationNotFound: { code: 404, status: 404, message: 'errors.conversationNotFound' },
   conversationAlreadyDeleted: { code: 409, status: 409, message: 'errors.conversationAlreadyDeleted' },
@@ -186,6 +190,7 @@ export const VALIDATION_MESSAGES = {
   bootstrapOnly: 'validation.bootstrapOnly',
   /** A URL whose password is still the mask while the rest of it changed. */
   maskedPassword: 'validation.maskedPassword',
+  groupNameRequired: 'validation.groupNameRequired',
 } as const;
 
 export const TIPS = {

@@ -321,6 +321,9 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'user.settings',
   'user.reset_chat_status',
+  'group.create',
+  'group.update',
+  'group.delete',
   'conversation.invalidate',
   'conversation.vanish',
   'conversation.assign',
@@ -339,6 +342,7 @@ export type AuditAction = z.infer<typeof AuditAction>;
 
 export const AUDIT_TARGET_TYPES = [
   'user',
+  'group',
   'conversation',
   'server',
   'task',

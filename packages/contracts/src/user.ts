@@ -135,6 +135,8 @@ export const UserReadAdmin = UserRead.extend({
   remark: z.string().nullable(),
   /** An imported account whose old password cannot be checked: it cannot log in until an admin sets a password. */
   password_reset_required: z.boolean(),
+  /** The user's group (its template was applied to the settings), or null. */
+  group_id: z.number().int().nullable(),
 });
 export type UserReadAdmin = z.infer<typeof UserReadAdmin>;
 
@@ -166,7 +168,40 @@ export const UserUpdateAdmin = UserUpdateSelf.extend({
   is_verified: z.boolean().optional(),
   username: Username.optional(),
   remark: Remark.optional(),
+  /** Joining a group applies its template to the user's settings; null leaves it (own settings come back). */
+  group_id: z.number().int().positive().nullable().optional(),
 });
 export type UserUpdateAdmin = z.infer<typeof UserUpdateAdmin>;
 
 export const UserIdParams = z.object({ user_id: z.coerce.number().int().positive() });
+
+/**
+ * A group's settings template: the per-source settings a member gets (the same shapes as a user's), except the
+ * own API endpoint and key, which stay each user's.
+ */
+export const GroupTemplate = z.object({
+  openai_web: WebSourceSetting,
+  openai_api: ApiSourceSetting.omit({ custom_openai_api_settings: true }),
+});
+export type GroupTemplate = z.infer<typeof GroupTemplate>;
+
+export const GroupName = z
+  .string({ message: V.groupNameRequired })
+  .trim()
+  .min(1, { message: V.groupNameRequired })
+  .max(64);
+
+/** `POST /api/system/groups`, `PUT /api/system/groups/{group_id}`. */
+export const UserGroupWrite = GroupTemplate.extend({ name: GroupName });
+export type UserGroupWrite = z.infer<typeof UserGroupWrite>;
+
+export const UserGroupRead = UserGroupWrite.extend({
+  id: z.number().int(),
+  /** Users in the group. */
+  member_count: z.number().int(),
+  create_time: z.string(),
+  update_time: z.string(),
+});
+export type UserGroupRead = z.infer<typeof UserGroupRead>;
+
+export const GroupIdParams = z.object({ group_id: z.coerce.number().int().positive() });

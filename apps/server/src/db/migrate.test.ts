@@ -185,6 +185,72 @@ describe('2026-11-23-06-search', () => {
   });
 });
 
+describe('2026-11-23-10-groups', () => {
+  it('leaves every existing user in no group with their settings as they were; deleting a group frees its members', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    const before = (dialect: 'sqlite' | 'postgres') =>
+      Object.fromEntries(
+        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-10-groups'),
+      );
+    try {
+      await prepareSchema(handle, true, before);
+      const db = handle.db as unknown as AnyDb;
+      const now = new Date().toISOString();
+      const user = await db
+        .insertInto('users')
+        .values({
+          username: 'old',
+          nickname: 'Old',
+          email: 'old@example.com',
+          hashed_password: 'x',
+          is_active: 1,
+          is_superuser: 0,
+          is_verified: 0,
+          create_time: now,
+          update_time: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const settings = { user_id: user.id, credits: 3, openai_web: '{"a":1}', openai_api: '{"b":2}' };
+      await db
+        .insertInto('user_settings')
+        .values({ ...settings, update_time: now })
+        .execute();
+
+      expect(await prepareSchema(handle, true)).toContain('2026-11-23-10-groups');
+      const row = await handle.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(row.group_id).toBeNull();
+      const stored = await handle.db
+        .selectFrom('user_settings')
+        .select(['user_id', 'credits', 'openai_web', 'openai_api', 'own_settings'])
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ ...settings, own_settings: null });
+
+      const group = await handle.db
+        .insertInto('user_groups')
+        .values({ name: 'G', openai_web: '{}', openai_api: '{}', create_time: now, update_time: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await handle.db.updateTable('users').set({ group_id: group.id }).where('id', '=', user.id).execute();
+      await handle.db.deleteFrom('user_groups').where('id', '=', group.id).execute();
+      const freed = await handle.db
+        .selectFrom('users')
+        .select('group_id')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(freed.group_id).toBeNull();
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
 /** Sessions of this database waiting for an advisory lock. */
 const WAITING_ADVISORY_LOCKS =
   "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted " +

@@ -25,6 +25,18 @@ export interface UsersTable {
   last_active_time: string | null;
   create_time: string;
   update_time: string;
+  /** The user's group (user_groups.id), or null; deleting the group sets it to null. */
+  group_id: number | null;
+}
+
+/** A named settings template; `openai_web` / `openai_api` are JSON of `GroupTemplate`'s sources, counts included. */
+export interface UserGroupsTable {
+  id: Generated<number>;
+  name: string;
+  openai_web: string;
+  openai_api: string;
+  create_time: string;
+  update_time: string;
 }
 
 export interface UserSettingsTable {
@@ -37,6 +49,11 @@ export interface UserSettingsTable {
   /** JSON of the API source settings, without the counters; the custom key encrypted. */
   openai_api: string;
   update_time: string;
+  /**
+   * A group member's own source settings from before joining (JSON `{openai_web, openai_api}` without counters and
+   * without the own API endpoint), restored when they leave; null outside a group.
+   */
+  own_settings: string | null;
 }
 
 export interface QuotaCountersTable {
@@ -319,6 +336,7 @@ export interface Database {
   audit_logs: AuditLogsTable;
   running_asks: RunningAsksTable;
   users: UsersTable;
+  user_groups: UserGroupsTable;
   user_settings: UserSettingsTable;
   quota_counters: QuotaCountersTable;
   sessions: SessionsTable;
@@ -335,6 +353,7 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserRowUpdate = Updateable<UsersTable>;
 export type UserSettingsRow = Selectable<UserSettingsTable>;
+export type UserGroupRow = Selectable<UserGroupsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ServerRow = Selectable<ServersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;

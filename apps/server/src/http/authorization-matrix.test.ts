@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { conversationRepository } from '../repositories/conversation.repository';
+import { createGroup } from '../services/group.service';
 import { addServer } from '../services/server.service';
 import { presentConfig } from '../services/system-config.service';
 import { relayToOpenaiWeb, startUpload, uploadLocalFile } from '../services/file.service';
@@ -41,6 +42,8 @@ interface Ids {
   victimConv: string;
   plugin: string;
   victimMachine?: number;
+  /** A fresh group, for the group routes. */
+  victimGroup?: number;
 }
 
 const DENY_ADMIN = { anonymous: 10401, owner: 10403, other: 10403 } as const;
@@ -52,6 +55,13 @@ const settingsBody = (t: TestApp) => ({
   openai_web: t.ctx.config.user_defaults.openai_web,
   openai_api: t.ctx.config.user_defaults.openai_api,
 });
+
+/** A group template from the new-user defaults (without the own API endpoint, which stays each user's). */
+const groupTemplate = (t: TestApp) => {
+  const { custom_openai_api_settings: _custom, ...openai_api } = t.ctx.config.user_defaults.openai_api;
+  return { openai_web: t.ctx.config.user_defaults.openai_web, openai_api };
+};
+const ADMIN_ACTOR = { id: null, name: 'test', address: null };
 
 let t: TestApp;
 let cookies: Record<Exclude<Actor, 'anonymous'>, string>;
@@ -392,6 +402,21 @@ const cases = (): Case[] => [
     url: '/api/system/delMachine/{victimMachine}',
     expect: { ...DENY_ADMIN, superuser: 200 },
   },
+  // user groups
+  { method: 'GET', url: '/api/system/groups', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'POST',
+    url: '/api/system/groups',
+    payload: () => ({ name: `g${++seq}`, ...groupTemplate(t) }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
+    method: 'PUT',
+    url: '/api/system/groups/{victimGroup}',
+    payload: () => ({ name: `g${++seq}`, ...groupTemplate(t) }),
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  { method: 'DELETE', url: '/api/system/groups/{victimGroup}', expect: { ...DENY_ADMIN, superuser: 200 } },
   // admin: system, statistics, tasks, logs, config, conversations in bulk
   { method: 'GET', url: '/api/system/info', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/system/stats/request', expect: { ...DENY_ADMIN, superuser: 200 } },
@@ -473,6 +498,7 @@ describe('authorization matrix', () => {
             .replace('{ownerName}', ':username')
             .replace('{plugin}', ':plugin_id')
             .replace('{victimMachine}', ':id')
+            .replace('{victimGroup}', ':group_id')
             .replace(/\{(\w+)\}/g, (m, k: string) => FILE_PARAMS[k] ?? m)}`,
       ),
     );
@@ -495,6 +521,10 @@ describe('authorization matrix', () => {
       await c.before?.();
       if (c.url.includes('{victim}')) ids.victim = (await t.createUser()).row.id;
       if (c.url.includes('{victimConv}')) ids.victimConv = await victimConversation();
+      if (c.url.includes('{victimGroup}')) {
+        const group = await createGroup(t.ctx, { name: `victim${++seq}`, ...groupTemplate(t) }, ADMIN_ACTOR);
+        ids.victimGroup = group.row.id;
+      }
       if (c.url.includes('{victimMachine}')) {
         ids.victimMachine = (
           await addServer(t.ctx, {
@@ -518,6 +548,7 @@ describe('authorization matrix', () => {
         .replace('{ownerName}', ids.ownerName)
         .replace('{plugin}', ids.plugin)
         .replace('{victimMachine}', String(ids.victimMachine))
+        .replace('{victimGroup}', String(ids.victimGroup))
         .replace(/\{(\w+)\}/g, (m, k: string) => fileIds[k] ?? m);
       const headers: Record<string, string> = actor === 'anonymous' ? {} : { cookie: cookies[actor] };
       let payload: string | object | undefined;

@@ -106,6 +106,7 @@ export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRea
   return {
     ...read,
     remark: u.row.remark,
+    group_id: u.row.group_id,
     password_reset_required: u.row.hashed_password === PASSWORD_RESET_REQUIRED,
   };
 }

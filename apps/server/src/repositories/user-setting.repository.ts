@@ -28,6 +28,14 @@ export function userSettingRepository(db: Executor) {
       if (userIds.length === 0) return [];
       return db.selectFrom('user_settings').selectAll().where('user_id', 'in', userIds).execute();
     },
+    /** A member's own source settings from before joining a group (null: none kept). */
+    async setOwnSettings(userId: number, own: string | null): Promise<void> {
+      await db
+        .updateTable('user_settings')
+        .set({ own_settings: own })
+        .where('user_id', '=', userId)
+        .execute();
+    },
     async update(userId: number, s: StoredSettings): Promise<void> {
       await db
         .updateTable('user_settings')

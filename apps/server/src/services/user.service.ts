@@ -16,6 +16,7 @@ import { userRepository } from '../repositories/user.repository';
 import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
+import { setUserGroup } from './group.service';
 import { hashPassword } from './password';
 import { sealedCustomKey, splitSettings } from './user-settings';
 
@@ -43,6 +44,7 @@ function auditedUser(row: UserRow) {
     is_active: row.is_active === 1,
     is_superuser: row.is_superuser === 1,
     is_verified: row.is_verified === 1,
+    group_id: row.group_id,
   };
 }
 
@@ -213,6 +215,10 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     if (admin.is_active !== undefined) set.is_active = int(admin.is_active);
     if (admin.is_superuser !== undefined) set.is_superuser = int(admin.is_superuser);
     if (admin.is_verified !== undefined) set.is_verified = int(admin.is_verified);
+    if (admin.group_id !== undefined && admin.group_id !== existing.group_id) {
+      await setUserGroup(ctx, trx, userId, admin.group_id, existing.group_id);
+      set.group_id = admin.group_id;
+    }
     await users.update(userId, set);
     const sessions = sessionRepository(trx);
     if (admin.is_active === false) await sessions.deleteForUser(userId);

@@ -63,6 +63,8 @@ export const adminApiPaths = {
   userSetting: (id: number) => `/api/user/${id}/setting`,
   resetChatStatus: (id: number) => `/api/user/${id}/reset-chat-status`,
   register: '/api/auth/register',
+  groups: '/api/system/groups',
+  group: (id: number) => `/api/system/groups/${id}`,
   // conversations
   allConversations: (query: AllConversationsQuery = {}) => withQuery('/api/conv/all', { ...query }),
   conversation: conv,

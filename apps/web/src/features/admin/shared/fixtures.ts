@@ -16,6 +16,7 @@ export function adminUser(overrides: Partial<UserReadAdmin> = {}): UserReadAdmin
     avatar: null,
     remark: null,
     password_reset_required: false,
+    group_id: null,
     setting: {
       id: 1,
       user_id: 7,

@@ -1,4 +1,15 @@
-import { ActionIcon, Badge, Button, Drawer, Group, Menu, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Menu,
+  Select,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import type { UserReadAdmin } from '@cc/contracts';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -9,18 +20,24 @@ import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
 import { confirmAction } from '../shared/confirm';
 import { DataTable } from '../shared/data-table';
-import type { Column } from '../shared/data-table';
+import type { Column, RowId } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
 import { useDeleteUser } from './api/delete-user';
+import { useGroups } from './api/groups';
 import { useUsers } from './api/get-users';
 import { useResetChatStatus } from './api/reset-chat-status';
+import { GroupManager } from './components/group-manager';
 import { LimitsSummary } from './components/limits-summary';
 import { UserBasicForm } from './components/user-basic-form';
+import { UserBulkBar } from './components/user-bulk-bar';
 import { UserSettingsForm } from './components/user-settings-form';
 import { chatStatusRank, isExpired, remainingScore } from './lib/limits';
 
 type Editing =
-  { mode: 'create' } | { mode: 'basic'; user: UserReadAdmin } | { mode: 'settings'; user: UserReadAdmin };
+  | { mode: 'create' }
+  | { mode: 'groups' }
+  | { mode: 'basic'; user: UserReadAdmin }
+  | { mode: 'settings'; user: UserReadAdmin };
 
 const STATUS_COLORS = { asking: 'blue', queueing: 'yellow', idling: 'gray', unknown: 'gray' } as const;
 
@@ -40,8 +57,19 @@ export function UserPage() {
   const resetStatus = useResetChatStatus();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing | null>(null);
+  const [selected, setSelected] = useState<Set<RowId>>(new Set());
+  const groups = useGroups();
+  const groupNames = new Map((groups.data ?? []).map((g) => [g.id, g.name]));
+  /** A group id, 'none' (in no group), or null (any). */
+  const [groupFilter, setGroupFilter] = useState<string | null>(null);
 
-  const rows = useMemo(() => (users.data ?? []).filter((u) => matches(u, search)), [users.data, search]);
+  const rows = useMemo(
+    () =>
+      (users.data ?? []).filter(
+        (u) => matches(u, search) && (groupFilter === null || String(u.group_id ?? 'none') === groupFilter),
+      ),
+    [users.data, search, groupFilter],
+  );
 
   const handleDelete = async (user: UserReadAdmin) => {
     const ok = await confirmAction({
@@ -149,6 +177,17 @@ export function UserPage() {
       render: (u) => <LimitsSummary setting={u.setting} />,
     },
     {
+      key: 'group',
+      header: ta('user.groups.column'),
+      sort: (a, b) =>
+        (groupNames.get(a.group_id ?? 0) ?? '').localeCompare(groupNames.get(b.group_id ?? 0) ?? ''),
+      render: (u) => (
+        <Text size="sm" c={u.group_id === null ? 'dimmed' : undefined} data-testid="user-group">
+          {u.group_id === null ? ta('common.none') : (groupNames.get(u.group_id) ?? `#${u.group_id}`)}
+        </Text>
+      ),
+    },
+    {
       key: 'remark',
       header: ta('user.remark'),
       width: 160,
@@ -213,7 +252,9 @@ export function UserPage() {
         ? ta('user.editBasicTitle', { username: editing.user.username })
         : editing?.mode === 'settings'
           ? ta('user.editSettingsTitle', { username: editing.user.username })
-          : '';
+          : editing?.mode === 'groups'
+            ? ta('user.groups.title')
+            : '';
 
   return (
     <AdminPage
@@ -227,6 +268,21 @@ export function UserPage() {
             onChange={(e) => setSearch(e.currentTarget.value)}
             w={240}
           />
+          <Select
+            aria-label={ta('user.groups.filter')}
+            placeholder={ta('user.groups.any')}
+            clearable
+            data={[
+              { value: 'none', label: ta('user.groups.noGroup') },
+              ...(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+            ]}
+            value={groupFilter}
+            onChange={setGroupFilter}
+            w={160}
+          />
+          <Button variant="default" onClick={() => setEditing({ mode: 'groups' })}>
+            {ta('user.groups.open')}
+          </Button>
           <Button
             variant="default"
             leftSection={<RefreshIcon size={16} />}
@@ -241,11 +297,14 @@ export function UserPage() {
         </>
       }
     >
+      <UserBulkBar rows={rows} selected={selected} onSelectedChange={setSelected} />
       <DataTable
         label={t('admin.userTitle')}
         rows={rows}
         columns={columns}
         rowId={(u) => u.id}
+        selected={selected}
+        onSelectedChange={setSelected}
         defaultSort={{ key: 'id', desc: false }}
         minWidth={960}
         empty={users.isLoading ? ta('common.loading') : undefined}
@@ -261,6 +320,7 @@ export function UserPage() {
         title={drawerTitle}
       >
         {editing?.mode === 'create' && <UserBasicForm onDone={() => setEditing(null)} />}
+        {editing?.mode === 'groups' && <GroupManager />}
         {editing?.mode === 'basic' && (
           <UserBasicForm key={editing.user.id} user={editing.user} onDone={() => setEditing(null)} />
         )}

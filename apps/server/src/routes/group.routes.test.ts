@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskResponse, UserGroupWrite, UserReadAdmin } from '@cc/contracts';
+import { ask } from '../test/chat-client';
+import { ADMIN, createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+let t: TestApp;
+let admin: string;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(ADMIN.username, ADMIN.password);
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => t.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+async function call(method: Method, path: string, payload?: object) {
+  const res = await t.app.inject({ method, url: path, headers: { cookie: admin }, payload });
+  return res.json<{ code: number; message: string; result: unknown }>();
+}
+const readUser = async (id: number) => (await call('GET', `/api/user/${id}`)).result as UserReadAdmin;
+
+/** A template from the config's new-user defaults with the changes given. */
+function template(name: string, change: (g: UserGroupWrite) => void = () => undefined): UserGroupWrite {
+  const { openai_web, openai_api } = structuredClone(t.ctx.config.user_defaults);
+  const { custom_openai_api_settings: _custom, ...api } = openai_api;
+  const group: UserGroupWrite = { name, openai_web, openai_api: api };
+  change(group);
+  return group;
+}
+
+const errorTip = (frames: AskResponse[]) => frames.find((f) => f.type === 'error')?.tip ?? null;
+
+describe('user groups', () => {
+  it('creates, lists, refuses a taken or empty name, and records each change in the audit log', async () => {
+    const created = await call('POST', '/api/system/groups', template('Engineering'));
+    expect(created).toMatchObject({ code: 200, result: { name: 'Engineering', member_count: 0 } });
+    const taken = await call('POST', '/api/system/groups', template('Engineering'));
+    expect(taken).toMatchObject({ code: 409, message: 'errors.groupAlreadyExists' });
+    const empty = await call('POST', '/api/system/groups', template('  '));
+    expect(empty.code).toBe(422);
+    const list = (await call('GET', '/api/system/groups')).result as { name: string }[];
+    expect(list.map((g) => g.name)).toContain('Engineering');
+    const id = (created.result as { id: number }).id;
+    expect(await call('DELETE', `/api/system/groups/${id}`)).toMatchObject({ code: 200 });
+    expect(await call('DELETE', `/api/system/groups/${id}`)).toMatchObject({
+      code: 404,
+      message: 'errors.groupNotExist',
+    });
+    const audit = (await call('GET', '/api/system/audit?target_type=group')).result as {
+      items: { action: string }[];
+    };
+    expect(audit.items.map((e) => e.action).sort()).toEqual(['group.create', 'group.delete']);
+  });
+
+  it('a member gets the group template; a save changes every member at once, keeping what was set on a user; leaving restores their own', async () => {
+    const group = (
+      await call(
+        'POST',
+        '/api/system/groups',
+        template('Interns', (g) => {
+          g.openai_api.total_ask_count = 5;
+          g.openai_api.available_models = ['gpt_3_5', 'gpt_4'];
+        }),
+      )
+    ).result as { id: number };
+    const ann = await t.createUser();
+    const bob = await t.createUser();
+    for (const u of [ann, bob]) {
+      expect(await call('PATCH', `/api/user/${u.row.id}`, { group_id: group.id })).toMatchObject({
+        code: 200,
+      });
+    }
+    let annRead = await readUser(ann.row.id);
+    expect(annRead.group_id).toBe(group.id);
+    expect(annRead.setting.openai_api.total_ask_count).toBe(5);
+
+    // Set on ann alone: her max conversations.
+    const own = { ...annRead.setting, openai_api: { ...annRead.setting.openai_api, max_conv_count: 42 } };
+    expect(await call('PATCH', `/api/user/${ann.row.id}/setting`, own)).toMatchObject({ code: 200 });
+
+    // Both can ask GPT-4 now.
+    const cookie = await t.login(bob.row.username, bob.password);
+    const before = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_4', new_conversation: true, text_content: 'hi' },
+      { cookie },
+    );
+    expect(errorTip(before.frames)).toBeNull();
+
+    const saved = await call(
+      'PUT',
+      `/api/system/groups/${group.id}`,
+      template('Interns', (g) => {
+        g.openai_api.total_ask_count = 2;
+        g.openai_api.available_models = ['gpt_3_5'];
+        g.openai_api.max_conv_count = 9;
+      }),
+    );
+    expect(saved).toMatchObject({ code: 200, result: { member_count: 2 } });
+    annRead = await readUser(ann.row.id);
+    const bobRead = await readUser(bob.row.id);
+    for (const u of [annRead, bobRead]) {
+      expect(u.setting.openai_api.total_ask_count).toBe(2);
+      expect(u.setting.openai_api.available_models).toEqual(['gpt_3_5']);
+    }
+    // Bob asked once (5 → 4 left), still he follows the group's new count; ann's own max conversations stay.
+    expect(annRead.setting.openai_api.max_conv_count).toBe(42);
+    expect(bobRead.setting.openai_api.max_conv_count).toBe(9);
+
+    // Admission sees it: the model the group removed is refused.
+    const after = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_4', new_conversation: true, text_content: 'hi' },
+      { cookie },
+    );
+    expect(errorTip(after.frames)).toBe('errors.userNotAllowToUseModel');
+
+    // Leaving the group: the user's own settings come back where they still had the group's; what was set on
+    // the user stays, and so do the asks left.
+    const defaults = t.ctx.config.user_defaults.openai_api;
+    expect(await call('PATCH', `/api/user/${ann.row.id}`, { group_id: null })).toMatchObject({ code: 200 });
+    annRead = await readUser(ann.row.id);
+    expect(annRead.group_id).toBeNull();
+    expect(annRead.setting.openai_api.available_models).toEqual(defaults.available_models);
+    expect(annRead.setting.openai_api.max_conv_count).toBe(42);
+    expect(annRead.setting.openai_api.total_ask_count).toBe(2);
+    // Deleting the group: every member leaves it the same way.
+    expect(await call('DELETE', `/api/system/groups/${group.id}`)).toMatchObject({ code: 200 });
+    const bobAfter = await readUser(bob.row.id);
+    expect(bobAfter.group_id).toBeNull();
+    expect(bobAfter.setting.openai_api.available_models).toEqual(defaults.available_models);
+    expect(bobAfter.setting.openai_api.max_conv_count).toBe(defaults.max_conv_count);
+    expect(bobAfter.setting.openai_api.total_ask_count).toBe(2);
+    // Back on their own settings, GPT-4 is theirs again.
+    const again = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_4', new_conversation: true, text_content: 'hi' },
+      { cookie },
+    );
+    expect(errorTip(again.frames)).toBeNull();
+  });
+
+  it('refuses an unknown group and changes nothing', async () => {
+    const carol = await t.createUser();
+    const res = await call('PATCH', `/api/user/${carol.row.id}`, { group_id: 999_999, remark: 'x' });
+    expect(res).toMatchObject({ code: 404, message: 'errors.groupNotExist' });
+    const read = await readUser(carol.row.id);
+    expect(read).toMatchObject({ group_id: null, remark: null });
+  });
+
+  it('refuses what a bulk action may ask of the acting admin, one user at a time', async () => {
+    const me = (await call('GET', '/api/user/me')).result as { id: number };
+    expect(await call('PATCH', `/api/user/${me.id}`, { is_active: false })).toMatchObject({
+      code: 409,
+      message: 'errors.cannotDeactivateSelf',
+    });
+    expect(await call('DELETE', `/api/user/${me.id}`)).toMatchObject({
+      code: 409,
+      message: 'errors.cannotDeleteSelf',
+    });
+    // Another user in the same batch is not affected by the refusal.
+    const dave = await t.createUser();
+    expect(await call('PATCH', `/api/user/${dave.row.id}`, { is_active: false })).toMatchObject({
+      code: 200,
+    });
+    expect((await readUser(me.id)).is_active).toBe(true);
+  });
+});

@@ -1,0 +1,159 @@
+import type { GroupTemplate, UserGroupWrite } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import type { UserGroupRow } from '../db/schema';
+import { fail } from '../errors/app-error';
+import { nowIso } from '../repositories/executor';
+import type { Executor } from '../repositories/executor';
+import { groupRepository } from '../repositories/group.repository';
+import type { StoredGroup } from '../repositories/group.repository';
+import { diffChanges, recordAudit } from './audit.service';
+import type { AuditActor } from './audit.service';
+import { applyTemplate, leaveTemplate, templateOf } from './group-template';
+
+/** A group with its member count (what the presenter needs). */
+export interface LoadedGroup {
+  row: UserGroupRow;
+  memberCount: number;
+}
+
+function stored(write: UserGroupWrite): StoredGroup {
+  return {
+    name: write.name,
+    openai_web: JSON.stringify(write.openai_web),
+    openai_api: JSON.stringify(write.openai_api),
+  };
+}
+
+/** The group's fields as the audit log compares them. */
+function audited(row: UserGroupRow): { name: string } & GroupTemplate {
+  return { name: row.name, ...templateOf(row) };
+}
+
+async function load(db: Executor, id: number): Promise<LoadedGroup> {
+  const row = await groupRepository(db).findById(id);
+  if (!row) throw fail.groupNotExist();
+  return { row, memberCount: (await groupRepository(db).memberIds(id)).length };
+}
+
+async function checkNameFree(db: Executor, name: string, exceptId?: number): Promise<void> {
+  const taken = await groupRepository(db).findByName(name);
+  if (taken && taken.id !== exceptId) throw fail.groupAlreadyExists(null, { name });
+}
+
+export async function listGroups(ctx: AppContext): Promise<LoadedGroup[]> {
+  const db = ctx.dbHandle.db;
+  const [rows, counts] = await Promise.all([
+    groupRepository(db).listAll(),
+    groupRepository(db).memberCounts(),
+  ]);
+  return rows.map((row) => ({ row, memberCount: counts.get(row.id) ?? 0 }));
+}
+
+export async function getGroup(ctx: AppContext, id: number): Promise<LoadedGroup> {
+  return load(ctx.dbHandle.db, id);
+}
+
+export async function createGroup(
+  ctx: AppContext,
+  write: UserGroupWrite,
+  actor: AuditActor,
+): Promise<LoadedGroup> {
+  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+    await checkNameFree(trx, write.name);
+    const row = await groupRepository(trx).insert(stored(write), nowIso());
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'group.create',
+        targetType: 'group',
+        targetId: row.id,
+        targetLabel: row.name,
+        changes: diffChanges(null, audited(row)),
+      },
+      trx,
+    );
+    return { row, memberCount: 0 };
+  });
+}
+
+/**
+ * Saves a group and changes every member at once, in one transaction: the fields this save changes are written
+ * into each member's settings (see `withTemplate`).
+ */
+export async function updateGroup(
+  ctx: AppContext,
+  id: number,
+  write: UserGroupWrite,
+  actor: AuditActor,
+): Promise<LoadedGroup> {
+  return ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const groups = groupRepository(trx);
+    const before = await groups.findById(id);
+    if (!before) throw fail.groupNotExist();
+    await checkNameFree(trx, write.name, id);
+    await groups.update(id, stored(write), nowIso());
+    const members = await groups.memberIds(id);
+    const previous = templateOf(before);
+    const template: GroupTemplate = { openai_web: write.openai_web, openai_api: write.openai_api };
+    for (const userId of members) await applyTemplate(ctx, trx, userId, template, previous);
+    const after = await load(trx, id);
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'group.update',
+        targetType: 'group',
+        targetId: id,
+        targetLabel: before.name,
+        changes: { ...diffChanges(audited(before), audited(after.row)), members: [null, members.length] },
+      },
+      trx,
+    );
+    return after;
+  });
+}
+
+/** Deletes a group; its members leave it (their own settings come back, see `leaveTemplate`). */
+export async function deleteGroup(ctx: AppContext, id: number, actor: AuditActor): Promise<void> {
+  await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    const before = await groupRepository(trx).findById(id);
+    if (!before) throw fail.groupNotExist();
+    const members = await groupRepository(trx).memberIds(id);
+    for (const userId of members) await leaveTemplate(trx, userId, templateOf(before));
+    await groupRepository(trx).deleteById(id);
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'group.delete',
+        targetType: 'group',
+        targetId: id,
+        targetLabel: before.name,
+        changes: { ...diffChanges(audited(before), null), members: [members.length, null] },
+      },
+      trx,
+    );
+  });
+}
+
+/**
+ * A user joins a group (its whole template is applied; moving from another group too) or leaves it (their own
+ * settings come back where they still follow the group); in the caller's transaction.
+ */
+export async function setUserGroup(
+  ctx: AppContext,
+  db: Executor,
+  userId: number,
+  groupId: number | null,
+  currentGroupId: number | null,
+): Promise<void> {
+  if (groupId === null) {
+    const current = currentGroupId === null ? undefined : await groupRepository(db).findById(currentGroupId);
+    if (current) await leaveTemplate(db, userId, templateOf(current));
+    return;
+  }
+  const group = await groupRepository(db).findById(groupId);
+  if (!group) throw fail.groupNotExist();
+  await applyTemplate(ctx, db, userId, templateOf(group), null);
+}

@@ -1,0 +1,100 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { UserGroupRead, UserGroupWrite } from '@cc/contracts';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../../i18n';
+import { installDomStubs } from '../../shared/test-dom';
+import { defaultTemplate } from '../lib/group-form';
+import { GroupManager } from './group-manager';
+
+type Call = { method: string; url: string; body: unknown };
+let calls: Call[];
+const interns: UserGroupRead = {
+  id: 4,
+  name: 'Interns',
+  ...defaultTemplate(),
+  member_count: 2,
+  create_time: '2026-01-01T00:00:00Z',
+  update_time: '2026-01-01T00:00:00Z',
+};
+const ok = (result: unknown) =>
+  new Response(JSON.stringify({ code: 200, message: 'common.success', result }), { status: 200 });
+
+beforeEach(async () => {
+  installDomStubs();
+  await i18n.changeLanguage('en-US');
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      calls.push({ method, url, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined });
+      if (method === 'GET') return Promise.resolve(ok([interns]));
+      if (method === 'PUT' && url === '/api/system/groups/4')
+        return Promise.resolve(
+          new Response(
+            JSON.stringify({
+              code: 409,
+              message: 'errors.groupAlreadyExists',
+              result: null,
+              params: { name: 'Staff' },
+            }),
+            { status: 409 },
+          ),
+        );
+      return Promise.resolve(ok({ ...interns, id: 5 }));
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderManager() {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MantineProvider>
+        <ModalsProvider>
+          <GroupManager />
+        </ModalsProvider>
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('GroupManager', () => {
+  it('lists the groups and creates one with a total ask count, without an own API endpoint', async () => {
+    renderManager();
+    const row = (await screen.findByText('Interns')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('2')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add group' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/name: Enter the group name/)).toBeTruthy();
+    expect(calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+
+    fireEvent.change(screen.getByRole('textbox', { name: /Group name/ }), { target: { value: ' Staff ' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Total asks left' }), { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Interns');
+    const post = calls.find((c) => c.method === 'POST');
+    const body = post?.body as UserGroupWrite;
+    expect(post?.url).toBe('/api/system/groups');
+    expect(body.name).toBe('Staff');
+    expect(body.openai_web.total_ask_count).toBe(3);
+    expect(body.openai_api).not.toHaveProperty('custom_openai_api_settings');
+  });
+
+  it('keeps the form open when the server refuses the save', async () => {
+    renderManager();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit group Interns' }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Group name/ }), { target: { value: 'Staff' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    // The form stays open; the shell's request error handler shows the translated refusal.
+    expect(screen.getByRole('textbox', { name: /Group name/ })).toBeTruthy();
+  });
+});
