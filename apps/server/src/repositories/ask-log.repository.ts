@@ -1,21 +1,74 @@
+import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import type { AskLogRow, AskLogsTable } from '../db/schema';
+import type { AskLogRow, AskLogsTable, AskStatsRollupsTable } from '../db/schema';
 import type { Executor } from './executor';
+import { inTransaction, mergedUsers, packUser, rollupBucketBounds, rollupParts } from './stats-rollup';
 
-/** The `ask_logs` table: one row per ask that passed the checks. */
+type StatsRow = Pick<AskLogRow, 'time' | 'source' | 'model' | 'user_id' | 'ask_time' | 'queueing_time'>;
+
+/** Adds rows to their `ask_stats_rollups` buckets (one upsert per bucket, source, model and user). */
+async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<void> {
+  const parts = rollupParts(
+    rows,
+    (r) => `${r.source}\u0000${r.model}`,
+    (bucket, r): AskStatsRollupsTable => ({
+      bucket,
+      source: r.source,
+      model: r.model,
+      count: 0,
+      total_ask_time: 0,
+      total_queueing_time: 0,
+      user_ids: packUser(r.user_id),
+    }),
+    (p, r) => {
+      p.count += 1;
+      p.total_ask_time += Number(r.ask_time);
+      p.total_queueing_time += Number(r.queueing_time);
+    },
+  );
+  for (const part of parts) {
+    await db
+      .insertInto('ask_stats_rollups')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['bucket', 'source', 'model']).doUpdateSet({
+          count: sql`ask_stats_rollups.count + excluded.count`,
+          total_ask_time: sql`ask_stats_rollups.total_ask_time + excluded.total_ask_time`,
+          total_queueing_time: sql`ask_stats_rollups.total_queueing_time + excluded.total_queueing_time`,
+          user_ids: mergedUsers('ask_stats_rollups'),
+        }),
+      )
+      .execute();
+  }
+}
+
+/** The `ask_logs` table: one row per ask that passed the checks, and its statistics rollups kept with it. */
 export function askLogRepository(db: Executor) {
   return {
+    /** The row and its rollup bucket, together. */
     async insert(row: Insertable<AskLogsTable>): Promise<void> {
-      await db.insertInto('ask_logs').values(row).execute();
+      await inTransaction(db, async (trx) => {
+        await trx.insertInto('ask_logs').values(row).execute();
+        await addToRollups(trx, [{ ...row, user_id: row.user_id ?? null }]);
+      });
     },
     /** Rows in [start, end) with only the columns the statistics need (range on the indexed `time`). */
-    listForStats(start: string, end: string) {
+    listForStats(start: string, end: string): Promise<StatsRow[]> {
       return db
         .selectFrom('ask_logs')
         .select(['time', 'source', 'model', 'user_id', 'ask_time', 'queueing_time'])
         .where('time', '>=', start)
         .where('time', '<', end)
         .orderBy('time')
+        .execute();
+    },
+    /** Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds), on the primary key. */
+    listRollups(fromBucket: number, toBucket: number) {
+      return db
+        .selectFrom('ask_stats_rollups')
+        .selectAll()
+        .where('bucket', '>=', fromBucket)
+        .where('bucket', '<', toBucket)
         .execute();
     },
     /** The newest rows first, optionally within [start, end). */
@@ -25,9 +78,18 @@ export function askLogRepository(db: Executor) {
       if (filter.end) q = q.where('time', '<', filter.end);
       return q.orderBy('time', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },
+    /**
+     * Deletes the rows before `time` and their rollups: whole buckets go, and the bucket holding `time` is built
+     * again from the rows it keeps.
+     */
     async purgeBefore(time: string): Promise<number> {
-      const r = await db.deleteFrom('ask_logs').where('time', '<', time).executeTakeFirst();
-      return Number(r.numDeletedRows);
+      const edge = rollupBucketBounds(time);
+      return inTransaction(db, async (trx) => {
+        const r = await trx.deleteFrom('ask_logs').where('time', '<', time).executeTakeFirst();
+        await trx.deleteFrom('ask_stats_rollups').where('bucket', '<=', edge.bucket).execute();
+        await addToRollups(trx, await askLogRepository(trx).listForStats(edge.start, edge.end));
+        return Number(r.numDeletedRows);
+      });
     },
   };
 }
