@@ -7,7 +7,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = [
   ['relay (server)', [process.execPath, '--import', 'tsx', 'bench/relay.ts']],
   ['long conversation (web, Chromium)', [process.execPath, 'bench/long-conversation.mjs']],
-  ['statistics (1,000,000 rows, SQLite and PostgreSQL)', [process.execPath, '--import', 'tsx', 'bench/stats.ts']],
+  [
+    'statistics (1,000,000 rows, SQLite and PostgreSQL)',
+    [process.execPath, '--import', 'tsx', 'bench/stats.ts'],
+  ],
 ];
 let failed = 0;
 for (const [name, [cmd, ...args]] of runs) {
