@@ -4,7 +4,7 @@
  * ranges of 1, 30 and 90 days at 30 min, 1 h and 1 day. Each case runs in its own process, so its peak RSS is
  * its own. Prints a table and saves JSON under bench/results/.
  *
- * Run: `node --import tsx bench/stats.ts [rows=1000000] [runs=5]`; PostgreSQL from CC_BENCH_DATABASE_URL
+ * Run: `node --import tsx bench/stats.ts [rows=1000000] [runs=5]` (`--writes`: the write cost instead); PostgreSQL from CC_BENCH_DATABASE_URL
  * (default postgres://postgres@127.0.0.1:5432/postgres; `none` skips it).
  * Internal: `node --import tsx bench/stats.ts --case <dialect> <url> <kind> <days> <granularity> <runs> <end>`.
  */
@@ -22,6 +22,9 @@ import { openDb } from '../apps/server/src/db/client';
 import type { DbHandle } from '../apps/server/src/db/client';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { migrationList } from '../apps/server/src/db/migrations';
+import type { AskLogsTable, RequestLogsTable } from '../apps/server/src/db/schema';
+import { askLogRepository } from '../apps/server/src/repositories/ask-log.repository';
+import { requestLogRepository } from '../apps/server/src/repositories/request-log.repository';
 import { askStats, requestStats } from '../apps/server/src/services/stats.service';
 
 const DAY_MS = 86_400_000;
@@ -324,5 +327,61 @@ async function main(): Promise<void> {
   console.log(`saved ${path.relative(process.cwd(), file)}`);
 }
 
+/**
+ * Write cost: 2,000 asks logged one at a time and 20,000 requests in batches of 200 (as the app writes them),
+ * through the repositories, into fresh databases. Prints and saves rows per second.
+ */
+async function writes(): Promise<void> {
+  const pgBase = process.env.CC_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dir = mkdtempSync(path.join(tmpdir(), 'cc-bench-stats-'));
+  const name = `cc_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgBase });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(pgBase);
+  url.pathname = `/${name}`;
+  const out: Record<string, { asks_per_s: number; requests_per_s: number }> = {};
+  try {
+    for (const [dialect, target] of [
+      ['sqlite', path.join(dir, 'bench.db')],
+      ['postgres', url.toString()],
+    ] as const) {
+      const handle = openDb({ databaseUrl: target, dataDir: dir });
+      await migrateToLatest(handle);
+      const next = rng(3);
+      const recent = () => ({ time: new Date(DATA_END - Math.floor(next() * DAY_MS)).toISOString() });
+      let began = performance.now();
+      for (let i = 0; i < 2000; i++)
+        await askLogRepository(handle.db).insert({
+          ...(askRow(next) as unknown as Omit<AskLogsTable, 'id'>),
+          ...recent(),
+        });
+      const asks = 2000 / ((performance.now() - began) / 1000);
+      began = performance.now();
+      for (let i = 0; i < 100; i++)
+        await requestLogRepository(handle.db).insertMany(
+          Array.from({ length: 200 }, () => ({
+            ...(requestRow(next) as unknown as Omit<RequestLogsTable, 'id'>),
+            ...recent(),
+          })),
+        );
+      const requests = 20_000 / ((performance.now() - began) / 1000);
+      await handle.close();
+      out[dialect] = { asks_per_s: Math.round(asks), requests_per_s: Math.round(requests) };
+      console.log(dialect, out[dialect]);
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const dirOut = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+  mkdirSync(dirOut, { recursive: true });
+  const file = path.join(dirOut, `stats-writes-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`saved ${path.relative(process.cwd(), file)}`);
+}
+
 if (process.argv[2] === '--case') await runCase(process.argv.slice(3));
+else if (process.argv[2] === '--writes') await writes();
 else await main();
