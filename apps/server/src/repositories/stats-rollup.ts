@@ -20,14 +20,14 @@ export function packUser(userId: number | null): string {
   return userId === null ? ',' : `,${userId},`;
 }
 
-/** Adds the users of a packed list (`,3,17,`) to `into`. */
-export function unpackUsers(list: string, into: Set<number>): void {
+/** Appends the users of a packed list (`,3,17,`) to `into`. */
+export function unpackUsers(list: string, into: number[]): void {
   let n = 0;
   let digits = false;
   for (let i = 1; i < list.length; i++) {
     const c = list.charCodeAt(i);
     if (c === 44) {
-      if (digits) into.add(n);
+      if (digits) into.push(n);
       n = 0;
       digits = false;
     } else {

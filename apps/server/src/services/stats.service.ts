@@ -66,33 +66,58 @@ export function splitRange(
   return { rollups: [first / 1000, last / 1000], rows };
 }
 
+interface Entry<G> {
+  group: G;
+  /** User ids as added (a rollup's list, or one row's user): made distinct and sorted at the end. */
+  users: number[];
+  /** How many lists and rows fed `users`: with one list only, it is already distinct. */
+  parts: number;
+}
+
+/** Ascending, without repeats (`distinct`: known to hold no repeats). Sorted as 32-bit integers, natively. */
+function sortedIds(users: number[], distinct: boolean): number[] {
+  const sorted = Int32Array.from(users).sort();
+  if (distinct) return Array.from(sorted);
+  const out: number[] = [];
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) out.push(sorted[i]!);
+  return out;
+}
+
 /**
  * Groups per bucket of the granularity and key, with the distinct users. Groups come out in ascending bucket
  * order, then by key.
  */
 function grouper<G extends { user_ids: number[] }>(granularity: number) {
   const size = granularity * 1000;
-  const groups = new Map<string, { order: string; group: G; users: Set<number> }>();
+  const buckets = new Map<number, Map<string, Entry<G>>>();
   return {
     /** The group of the bucket holding `ms` (epoch ms) and `key`, made by `init(bucketStart)` when new. */
-    at(ms: number, key: string, init: (start: string) => G): { group: G; users: Set<number> } {
+    at(ms: number, key: string, init: (start: string) => G): Entry<G> {
       const startMs = ms - (((ms % size) + size) % size);
-      const id = `${startMs}\u0000${key}`;
-      let entry = groups.get(id);
-      if (!entry) {
-        const start = iso(startMs);
-        entry = { order: `${start}\u0000${key}`, group: init(start), users: new Set() };
-        groups.set(id, entry);
+      let bucket = buckets.get(startMs);
+      if (!bucket) {
+        bucket = new Map();
+        buckets.set(startMs, bucket);
       }
+      let entry = bucket.get(key);
+      if (!entry) {
+        entry = { group: init(iso(startMs)), users: [], parts: 0 };
+        bucket.set(key, entry);
+      }
+      entry.parts += 1;
       return entry;
     },
     done(): G[] {
-      return [...groups.values()]
-        .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))
-        .map((e) => {
-          e.group.user_ids = [...e.users].sort((a, b) => a - b);
-          return e.group;
-        });
+      const out: G[] = [];
+      for (const startMs of [...buckets.keys()].sort((a, b) => a - b)) {
+        const bucket = buckets.get(startMs)!;
+        for (const key of [...bucket.keys()].sort()) {
+          const entry = bucket.get(key)!;
+          entry.group.user_ids = sortedIds(entry.users, entry.parts === 1);
+          out.push(entry.group);
+        }
+      }
+      return out;
     },
   };
 }
@@ -128,7 +153,7 @@ export async function requestStats(ctx: AppContext, input: StatsRangeInput): Pro
     const { group, users } = at(Date.parse(r.time), r.route_path, r.method);
     group.count += 1;
     totals.set(group, (totals.get(group) ?? 0) + Number(r.elapsed_ms));
-    if (r.user_id !== null) users.add(r.user_id);
+    if (r.user_id !== null) users.push(r.user_id);
   }
   const result = groups.done();
   for (const g of result) g.avg_elapsed_ms = Math.round(((totals.get(g) ?? 0) / g.count) * 100) / 100;
@@ -168,7 +193,7 @@ export async function askStats(ctx: AppContext, input: StatsRangeInput): Promise
     group.count += 1;
     group.total_ask_time += Number(r.ask_time);
     group.total_queueing_time += Number(r.queueing_time);
-    if (r.user_id !== null) users.add(r.user_id);
+    if (r.user_id !== null) users.push(r.user_id);
   }
   const result = groups.done();
   for (const g of result) {
