@@ -1,8 +1,18 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { AskLogRow, AskLogsTable, AskStatsRollupsTable } from '../db/schema';
+import type { DialectName } from '../db/client';
 import type { Executor } from './executor';
-import { inTransaction, mergedUsers, packUser, rollupBucketBounds, rollupParts } from './stats-rollup';
+import {
+  ROLLUP_SECONDS,
+  concatenatedUsers,
+  inTransaction,
+  mergedUsers,
+  packUser,
+  regroupedBucket,
+  rollupBucketBounds,
+  rollupParts,
+} from './stats-rollup';
 
 type StatsRow = Pick<AskLogRow, 'time' | 'source' | 'model' | 'user_id' | 'ask_time' | 'queueing_time'>;
 
@@ -62,13 +72,40 @@ export function askLogRepository(db: Executor) {
         .orderBy('time')
         .execute();
     },
-    /** Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds), on the primary key. */
-    listRollups(fromBucket: number, toBucket: number) {
-      return db
+    /**
+     * Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds, on the primary key), regrouped
+     * in SQL to `granularity` seconds when coarser than the rollups: `start` is the bucket start, epoch seconds;
+     * regrouped `user_ids` are concatenated lists that can repeat a user.
+     */
+    listRollups(fromBucket: number, toBucket: number, granularity: number, dialect: DialectName) {
+      const q = db
         .selectFrom('ask_stats_rollups')
-        .selectAll()
         .where('bucket', '>=', fromBucket)
-        .where('bucket', '<', toBucket)
+        .where('bucket', '<', toBucket);
+      if (granularity === ROLLUP_SECONDS)
+        return q
+          .select([
+            sql<number>`bucket`.as('start'),
+            'source',
+            'model',
+            'count',
+            'total_ask_time',
+            'total_queueing_time',
+            'user_ids',
+          ])
+          .execute();
+      const start = regroupedBucket(granularity);
+      return q
+        .select([
+          start.as('start'),
+          'source',
+          'model',
+          sql<number>`sum(count)`.as('count'),
+          sql<number>`sum(total_ask_time)`.as('total_ask_time'),
+          sql<number>`sum(total_queueing_time)`.as('total_queueing_time'),
+          concatenatedUsers(dialect).as('user_ids'),
+        ])
+        .groupBy([start, 'source', 'model'])
         .execute();
     },
     /** The newest rows first, optionally within [start, end). */

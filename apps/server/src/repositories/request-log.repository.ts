@@ -1,8 +1,18 @@
 import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { RequestLogsTable, RequestStatsRollupsTable } from '../db/schema';
+import type { DialectName } from '../db/client';
 import type { Executor } from './executor';
-import { inTransaction, mergedUsers, packUser, rollupBucketBounds, rollupParts } from './stats-rollup';
+import {
+  ROLLUP_SECONDS,
+  concatenatedUsers,
+  inTransaction,
+  mergedUsers,
+  packUser,
+  regroupedBucket,
+  rollupBucketBounds,
+  rollupParts,
+} from './stats-rollup';
 
 type StatsRow = Pick<
   Selectable<RequestLogsTable>,
@@ -66,13 +76,38 @@ export function requestLogRepository(db: Executor) {
         .orderBy('time')
         .execute();
     },
-    /** Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds), on the primary key. */
-    listRollups(fromBucket: number, toBucket: number) {
-      return db
+    /**
+     * Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds, on the primary key), regrouped
+     * in SQL to `granularity` seconds when coarser than the rollups: `start` is the bucket start, epoch seconds;
+     * regrouped `user_ids` are concatenated lists that can repeat a user.
+     */
+    listRollups(fromBucket: number, toBucket: number, granularity: number, dialect: DialectName) {
+      const q = db
         .selectFrom('request_stats_rollups')
-        .selectAll()
         .where('bucket', '>=', fromBucket)
-        .where('bucket', '<', toBucket)
+        .where('bucket', '<', toBucket);
+      if (granularity === ROLLUP_SECONDS)
+        return q
+          .select([
+            sql<number>`bucket`.as('start'),
+            'route_path',
+            'method',
+            'count',
+            'total_elapsed_ms',
+            'user_ids',
+          ])
+          .execute();
+      const start = regroupedBucket(granularity);
+      return q
+        .select([
+          start.as('start'),
+          'route_path',
+          'method',
+          sql<number>`sum(count)`.as('count'),
+          sql<number>`sum(total_elapsed_ms)`.as('total_elapsed_ms'),
+          concatenatedUsers(dialect).as('user_ids'),
+        ])
+        .groupBy([start, 'route_path', 'method'])
         .execute();
     },
     /**

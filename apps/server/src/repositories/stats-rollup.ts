@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
+import type { DialectName } from '../db/client';
 import type { Executor } from './executor';
 
 /**
@@ -13,6 +14,24 @@ const ROLLUP_MS = ROLLUP_SECONDS * 1000;
 /** Start (epoch seconds, UTC) of the rollup bucket holding the ISO time `time`. */
 export function rollupBucket(time: string): number {
   return Math.floor(Date.parse(time) / ROLLUP_MS) * ROLLUP_SECONDS;
+}
+
+/**
+ * The start (epoch seconds) of the `granularity`-second bucket holding a rollup row, for regrouping in SQL. The
+ * granularity is a multiple of the rollup bucket (checked: it goes into the SQL text, as the same literal in the
+ * select list and the GROUP BY).
+ */
+export function regroupedBucket(granularity: number): RawBuilder<number> {
+  if (!Number.isInteger(granularity) || granularity <= 0 || granularity % ROLLUP_SECONDS !== 0)
+    throw new Error(`granularity ${granularity} is not a multiple of ${ROLLUP_SECONDS}`);
+  return sql<number>`bucket - bucket % ${sql.lit(granularity)}`;
+}
+
+/** The packed user lists of regrouped rollup rows, concatenated (`,1,2,,2,5,`: repeats left to the reader). */
+export function concatenatedUsers(dialect: DialectName): RawBuilder<string> {
+  return dialect === 'postgres'
+    ? sql<string>`string_agg(user_ids, '')`
+    : sql<string>`group_concat(user_ids, '')`;
 }
 
 /** A packed user list holding only `userId` (`,` for no user). */

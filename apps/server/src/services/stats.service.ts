@@ -92,7 +92,7 @@ function grouper<G extends { user_ids: number[] }>(granularity: number) {
   const buckets = new Map<number, Map<string, Entry<G>>>();
   return {
     /** The group of the bucket holding `ms` (epoch ms) and `key`, made by `init(bucketStart)` when new. */
-    at(ms: number, key: string, init: (start: string) => G): Entry<G> {
+    at(ms: number, key: string, init: (start: string) => G, parts = 1): Entry<G> {
       const startMs = ms - (((ms % size) + size) % size);
       let bucket = buckets.get(startMs);
       if (!bucket) {
@@ -104,7 +104,7 @@ function grouper<G extends { user_ids: number[] }>(granularity: number) {
         entry = { group: init(iso(startMs)), users: [], parts: 0 };
         bucket.set(key, entry);
       }
-      entry.parts += 1;
+      entry.parts += parts;
       return entry;
     },
     done(): G[] {
@@ -131,20 +131,27 @@ export async function requestStats(ctx: AppContext, input: StatsRangeInput): Pro
   const repo = requestLogRepository(ctx.dbHandle.db);
   const split = splitRange(start, end);
   const [rollups, ...edges] = await Promise.all([
-    split.rollups ? repo.listRollups(...split.rollups) : [],
+    split.rollups ? repo.listRollups(...split.rollups, input.granularity, ctx.dbHandle.dialect) : [],
     ...split.rows.map(([s, e]) => repo.listForStats(s!, e!)),
   ]);
   const totals = new WeakMap<RequestStatsBucket, number>();
   const groups = grouper<RequestStatsBucket>(input.granularity);
-  const at = (ms: number, routePath: string, method: string) =>
-    groups.at(ms, `${routePath}\u0000${method}`, (s) => ({
-      _id: { start_time: s, route_path: routePath, method },
-      count: 0,
-      user_ids: [],
-      avg_elapsed_ms: 0,
-    }));
+  /** A regrouped rollup row's list may repeat users (it joins several buckets' lists). */
+  const lists = input.granularity > ROLLUP_SECONDS ? 2 : 1;
+  const at = (ms: number, routePath: string, method: string, parts?: number) =>
+    groups.at(
+      ms,
+      `${routePath}\u0000${method}`,
+      (s) => ({
+        _id: { start_time: s, route_path: routePath, method },
+        count: 0,
+        user_ids: [],
+        avg_elapsed_ms: 0,
+      }),
+      parts,
+    );
   for (const r of rollups) {
-    const { group, users } = at(Number(r.bucket) * 1000, r.route_path, r.method);
+    const { group, users } = at(Number(r.start) * 1000, r.route_path, r.method, lists);
     group.count += Number(r.count);
     totals.set(group, (totals.get(group) ?? 0) + Number(r.total_elapsed_ms));
     unpackUsers(r.user_ids, users);
@@ -169,20 +176,27 @@ export async function askStats(ctx: AppContext, input: StatsRangeInput): Promise
   const repo = askLogRepository(ctx.dbHandle.db);
   const split = splitRange(start, end);
   const [rollups, ...edges] = await Promise.all([
-    split.rollups ? repo.listRollups(...split.rollups) : [],
+    split.rollups ? repo.listRollups(...split.rollups, input.granularity, ctx.dbHandle.dialect) : [],
     ...split.rows.map(([s, e]) => repo.listForStats(s!, e!)),
   ]);
   const groups = grouper<AskStatsBucket>(input.granularity);
-  const at = (ms: number, source: string, model: string) =>
-    groups.at(ms, `${source}\u0000${model}`, (s) => ({
-      _id: { start_time: s, meta: { source, model } },
-      count: 0,
-      user_ids: [],
-      total_ask_time: 0,
-      total_queueing_time: 0,
-    }));
+  /** A regrouped rollup row's list may repeat users (it joins several buckets' lists). */
+  const lists = input.granularity > ROLLUP_SECONDS ? 2 : 1;
+  const at = (ms: number, source: string, model: string, parts?: number) =>
+    groups.at(
+      ms,
+      `${source}\u0000${model}`,
+      (s) => ({
+        _id: { start_time: s, meta: { source, model } },
+        count: 0,
+        user_ids: [],
+        total_ask_time: 0,
+        total_queueing_time: 0,
+      }),
+      parts,
+    );
   for (const r of rollups) {
-    const { group, users } = at(Number(r.bucket) * 1000, r.source, r.model);
+    const { group, users } = at(Number(r.start) * 1000, r.source, r.model, lists);
     group.count += Number(r.count);
     group.total_ask_time += Number(r.total_ask_time);
     group.total_queueing_time += Number(r.total_queueing_time);
