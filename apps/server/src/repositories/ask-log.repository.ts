@@ -12,11 +12,12 @@ import {
   regroupedBucket,
   rollupBucketBounds,
   rollupParts,
+  upsertBatches,
 } from './stats-rollup';
 
 type StatsRow = Pick<AskLogRow, 'time' | 'source' | 'model' | 'user_id' | 'ask_time' | 'queueing_time'>;
 
-/** Adds rows to their `ask_stats_rollups` buckets (one upsert per bucket, source, model and user). */
+/** Adds rows to their `ask_stats_rollups` buckets (a part per bucket, source, model and user; multi-row upserts). */
 async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<void> {
   const parts = rollupParts(
     rows,
@@ -36,10 +37,10 @@ async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<vo
       p.total_queueing_time += Number(r.queueing_time);
     },
   );
-  for (const part of parts) {
+  for (const batch of upsertBatches(parts, (p) => `${p.bucket}\u0000${p.source}\u0000${p.model}`)) {
     await db
       .insertInto('ask_stats_rollups')
-      .values(part)
+      .values(batch)
       .onConflict((oc) =>
         oc.columns(['bucket', 'source', 'model']).doUpdateSet({
           count: sql`ask_stats_rollups.count + excluded.count`,

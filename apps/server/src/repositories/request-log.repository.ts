@@ -12,6 +12,7 @@ import {
   regroupedBucket,
   rollupBucketBounds,
   rollupParts,
+  upsertBatches,
 } from './stats-rollup';
 
 type StatsRow = Pick<
@@ -19,7 +20,7 @@ type StatsRow = Pick<
   'time' | 'route_path' | 'method' | 'user_id' | 'elapsed_ms'
 >;
 
-/** Adds rows to their `request_stats_rollups` buckets (one upsert per bucket, route, method and user). */
+/** Adds rows to their `request_stats_rollups` buckets (a part per bucket, route, method and user; multi-row upserts). */
 async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<void> {
   const parts = rollupParts(
     rows,
@@ -37,10 +38,10 @@ async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<vo
       p.total_elapsed_ms += Number(r.elapsed_ms);
     },
   );
-  for (const part of parts) {
+  for (const batch of upsertBatches(parts, (p) => `${p.bucket}\u0000${p.route_path}\u0000${p.method}`)) {
     await db
       .insertInto('request_stats_rollups')
-      .values(part)
+      .values(batch)
       .onConflict((oc) =>
         oc.columns(['bucket', 'route_path', 'method']).doUpdateSet({
           count: sql`request_stats_rollups.count + excluded.count`,

@@ -90,6 +90,28 @@ export function rollupParts<R extends { time: string; user_id: number | null }, 
   return [...parts.values()];
 }
 
+/** Rows per multi-row upsert: well under the bound-parameter limits of SQLite (32,766) and PostgreSQL (65,535). */
+const UPSERT_ROWS = 1000;
+
+/**
+ * Parts split into multi-row upserts: within one statement no two parts may update the same rollup row (named by
+ * `rowOf`), so the k-th part of each row goes to the k-th round; rounds are cut to UPSERT_ROWS.
+ */
+export function upsertBatches<P>(parts: readonly P[], rowOf: (part: P) => string): P[][] {
+  const rounds: P[][] = [];
+  const placed = new Map<string, number>();
+  for (const part of parts) {
+    const id = rowOf(part);
+    const k = placed.get(id) ?? 0;
+    placed.set(id, k + 1);
+    (rounds[k] ??= []).push(part);
+  }
+  const batches: P[][] = [];
+  for (const round of rounds)
+    for (let i = 0; i < round.length; i += UPSERT_ROWS) batches.push(round.slice(i, i + UPSERT_ROWS));
+  return batches;
+}
+
 /** The ISO bounds of the rollup bucket holding the ISO time `time`. */
 export function rollupBucketBounds(time: string): { bucket: number; start: string; end: string } {
   const bucket = rollupBucket(time);

@@ -175,6 +175,48 @@ describe('statistics at every granularity equal a direct computation over the ro
   });
 });
 
+describe('rollups kept as rows arrive', () => {
+  it('one batch with several users, and no user, in the same bucket and route counts each once', async () => {
+    const t = await createTestApp();
+    try {
+      const row = (minute: number, userId: number | null, ms: number): RequestRow => ({
+        time: iso(T0 + minute * MIN),
+        route_path: '/api/conv',
+        method: 'GET',
+        user_id: userId,
+        elapsed_ms: ms,
+        status: 200,
+      });
+      const batch = [
+        row(1, 5, 10),
+        row(2, 3, 20),
+        row(3, 5, 30),
+        row(4, null, 40),
+        row(5, 9, 50),
+        row(6, 3, 60),
+      ];
+      await requestLogRepository(t.ctx.dbHandle.db).insertMany(batch);
+      await requestLogRepository(t.ctx.dbHandle.db).insertMany([row(7, 9, 70), row(8, 11, 80)]);
+      const ctx = t.ctx;
+      const result = await requestStats(ctx, {
+        granularity: 1800,
+        start_time: iso(T0),
+        end_time: iso(T0 + DAY),
+      });
+      expect(result).toEqual([
+        {
+          _id: { start_time: iso(T0), route_path: '/api/conv', method: 'GET' },
+          count: 8,
+          user_ids: [3, 5, 9, 11],
+          avg_elapsed_ms: 45,
+        },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('2026-11-23-11-stats', () => {
   it('builds the rollups from the rows stored before it', async () => {
     const database = await freshDatabase();
