@@ -35,13 +35,6 @@ export function statsRange(input: Pick<StatsRangeInput, 'start_time' | 'end_time
   return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
 }
 
-/** Start of the bucket holding `time`: floored to a multiple of the granularity since the UTC epoch. */
-export function bucketStart(time: string, granularitySeconds: number): string {
-  const ms = Date.parse(time);
-  const size = granularitySeconds * 1000;
-  return new Date(ms - (((ms % size) + size) % size)).toISOString();
-}
-
 const ROLLUP_MS = ROLLUP_SECONDS * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Sums of timings stored to the millisecond: rounding drops the float noise of adding them up. */
@@ -51,10 +44,7 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
  * Splits [start, end) into the whole rollup buckets inside it (epoch seconds, read from the rollups) and the
  * partial buckets at its edges (ISO ranges, read from the log rows, at most 30 minutes each).
  */
-export function splitRange(
-  start: string,
-  end: string,
-): { rollups: [number, number] | null; rows: string[][] } {
+function splitRange(start: string, end: string): { rollups: [number, number] | null; rows: string[][] } {
   const s = Date.parse(start);
   const e = Date.parse(end);
   const first = Math.ceil(s / ROLLUP_MS) * ROLLUP_MS;
@@ -84,8 +74,8 @@ function sortedIds(users: number[], distinct: boolean): number[] {
 }
 
 /**
- * Groups per bucket of the granularity and key, with the distinct users. Groups come out in ascending bucket
- * order, then by key.
+ * Groups per bucket of the granularity (floored to a multiple of it since the UTC epoch) and key, with the
+ * distinct users. Groups come out in ascending bucket order, then by key.
  */
 function grouper<G extends { user_ids: number[] }>(granularity: number) {
   const size = granularity * 1000;
