@@ -9,6 +9,10 @@ const runs = [
   ['relay (server)', [process.execPath, '--import', 'tsx', 'bench/relay.ts']],
   ['conversation search (SQLite, PostgreSQL)', [process.execPath, '--import', 'tsx', 'bench/search.ts']],
   ['long conversation (web, Chromium)', [process.execPath, 'bench/long-conversation.mjs']],
+  [
+    'statistics (1,000,000 rows, SQLite and PostgreSQL)',
+    [process.execPath, '--import', 'tsx', 'bench/stats.ts'],
+  ],
 ];
 let failed = 0;
 for (const [name, [cmd, ...args]] of runs) {

@@ -204,6 +204,21 @@ export interface RunningAsksTable {
   heartbeat_at: string;
 }
 
+/**
+ * Ask statistics per 30-minute bucket and source/model, kept as ask_logs rows arrive (and trimmed with them):
+ * `bucket` is the bucket start in epoch seconds (UTC); `user_ids` the distinct users packed as `,3,17,` (`,` for
+ * none). PostgreSQL returns `bigint` as a string: read `bucket` through Number().
+ */
+export interface AskStatsRollupsTable {
+  bucket: number;
+  source: string;
+  model: string;
+  count: number;
+  total_ask_time: number;
+  total_queueing_time: number;
+  user_ids: string;
+}
+
 export interface RateEventsTable {
   id: Generated<number>;
   user_id: number;
@@ -278,6 +293,16 @@ export interface RequestLogsTable {
   status: number;
 }
 
+/** Request statistics per 30-minute bucket and route/method, kept like {@link AskStatsRollupsTable}. */
+export interface RequestStatsRollupsTable {
+  bucket: number;
+  route_path: string;
+  method: string;
+  count: number;
+  total_elapsed_ms: number;
+  user_ids: string;
+}
+
 /** A background task's schedule and last outcome (shared by every instance). */
 export interface TasksTable {
   name: string;
@@ -331,6 +356,7 @@ export interface Database {
   message_files: MessageFilesTable;
   message_search: MessageSearchTable;
   ask_logs: AskLogsTable;
+  ask_stats_rollups: AskStatsRollupsTable;
   rate_events: RateEventsTable;
   shared_cap_events: SharedCapEventsTable;
   audit_logs: AuditLogsTable;
@@ -342,6 +368,7 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   request_logs: RequestLogsTable;
+  request_stats_rollups: RequestStatsRollupsTable;
   tasks: TasksTable;
   task_runs: TaskRunsTable;
   files: FilesTable;

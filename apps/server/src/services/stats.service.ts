@@ -5,6 +5,7 @@ import { fail } from '../errors/app-error';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { requestLogRepository } from '../repositories/request-log.repository';
+import { ROLLUP_SECONDS, unpackUsers } from '../repositories/stats-rollup';
 import { userRepository } from '../repositories/user.repository';
 
 const DAY_MS = 86_400_000;
@@ -34,89 +35,176 @@ export function statsRange(input: Pick<StatsRangeInput, 'start_time' | 'end_time
   return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
 }
 
-/** Start of the bucket holding `time`: floored to a multiple of the granularity since the UTC epoch. */
-export function bucketStart(time: string, granularitySeconds: number): string {
-  const ms = Date.parse(time);
-  const size = granularitySeconds * 1000;
-  return new Date(ms - (((ms % size) + size) % size)).toISOString();
+const ROLLUP_MS = ROLLUP_SECONDS * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Sums of timings stored to the millisecond: rounding drops the float noise of adding them up. */
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * Splits [start, end) into the whole rollup buckets inside it (epoch seconds, read from the rollups) and the
+ * partial buckets at its edges (ISO ranges, read from the log rows, at most 30 minutes each).
+ */
+function splitRange(start: string, end: string): { rollups: [number, number] | null; rows: string[][] } {
+  const s = Date.parse(start);
+  const e = Date.parse(end);
+  const first = Math.ceil(s / ROLLUP_MS) * ROLLUP_MS;
+  const last = Math.floor(e / ROLLUP_MS) * ROLLUP_MS;
+  if (first >= last) return { rollups: null, rows: [[start, end]] };
+  const rows: string[][] = [];
+  if (s < first) rows.push([start, iso(first)]);
+  if (last < e) rows.push([iso(last), end]);
+  return { rollups: [first / 1000, last / 1000], rows };
+}
+
+interface Entry<G> {
+  group: G;
+  /** User ids as added (a rollup's list, or one row's user): made distinct and sorted at the end. */
+  users: number[];
+  /** How many lists and rows fed `users`: with one list only, it is already distinct. */
+  parts: number;
+}
+
+/** Ascending, without repeats (`distinct`: known to hold no repeats). Sorted as 32-bit integers, natively. */
+function sortedIds(users: number[], distinct: boolean): number[] {
+  const sorted = Int32Array.from(users).sort();
+  if (distinct) return Array.from(sorted);
+  const out: number[] = [];
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) out.push(sorted[i]!);
+  return out;
 }
 
 /**
- * Buckets rows in JS: the range is read on the indexed `time` column with only the needed columns, which keeps
- * the query identical on SQLite and PostgreSQL. Groups come out in ascending bucket order, then by key.
+ * Groups per bucket of the granularity (floored to a multiple of it since the UTC epoch) and key, with the
+ * distinct users. Groups come out in ascending bucket order, then by key.
  */
-function groupRows<R extends { time: string; user_id: number | null }, G extends { user_ids: number[] }>(
-  rows: R[],
-  granularity: number,
-  keyOf: (row: R) => string,
-  init: (start: string, row: R) => G,
-  add: (group: G, row: R) => void,
-): G[] {
-  const groups = new Map<string, { key: string; group: G; users: Set<number> }>();
-  for (const row of rows) {
-    const start = bucketStart(row.time, granularity);
-    const key = `${start}\u0000${keyOf(row)}`;
-    let entry = groups.get(key);
-    if (!entry) {
-      entry = { key, group: init(start, row), users: new Set() };
-      groups.set(key, entry);
-    }
-    if (row.user_id !== null) entry.users.add(row.user_id);
-    add(entry.group, row);
-  }
-  return [...groups.values()]
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((e) => {
-      e.group.user_ids = [...e.users].sort((a, b) => a - b);
-      return e.group;
-    });
+function grouper<G extends { user_ids: number[] }>(granularity: number) {
+  const size = granularity * 1000;
+  const buckets = new Map<number, Map<string, Entry<G>>>();
+  return {
+    /** The group of the bucket holding `ms` (epoch ms) and `key`, made by `init(bucketStart)` when new. */
+    at(ms: number, key: string, init: (start: string) => G, parts = 1): Entry<G> {
+      const startMs = ms - (((ms % size) + size) % size);
+      let bucket = buckets.get(startMs);
+      if (!bucket) {
+        bucket = new Map();
+        buckets.set(startMs, bucket);
+      }
+      let entry = bucket.get(key);
+      if (!entry) {
+        entry = { group: init(iso(startMs)), users: [], parts: 0 };
+        bucket.set(key, entry);
+      }
+      entry.parts += parts;
+      return entry;
+    },
+    done(): G[] {
+      const out: G[] = [];
+      for (const startMs of [...buckets.keys()].sort((a, b) => a - b)) {
+        const bucket = buckets.get(startMs)!;
+        for (const key of [...bucket.keys()].sort()) {
+          const entry = bucket.get(key)!;
+          entry.group.user_ids = sortedIds(entry.users, entry.parts === 1);
+          out.push(entry.group);
+        }
+      }
+      return out;
+    },
+  };
 }
 
-/** Request counts, users and mean elapsed time per bucket, route and method. */
+/**
+ * Request counts, users and mean elapsed time per bucket, route and method: whole 30-minute buckets from the
+ * rollups, the partial ones at the range's edges from the log rows.
+ */
 export async function requestStats(ctx: AppContext, input: StatsRangeInput): Promise<RequestStatsBucket[]> {
   const { start, end } = statsRange(input);
-  const rows = await requestLogRepository(ctx.dbHandle.db).listForStats(start, end);
+  const repo = requestLogRepository(ctx.dbHandle.db);
+  const split = splitRange(start, end);
+  const [rollups, ...edges] = await Promise.all([
+    split.rollups ? repo.listRollups(...split.rollups, input.granularity, ctx.dbHandle.dialect) : [],
+    ...split.rows.map(([s, e]) => repo.listForStats(s!, e!)),
+  ]);
   const totals = new WeakMap<RequestStatsBucket, number>();
-  const groups = groupRows(
-    rows,
-    input.granularity,
-    (r) => `${r.route_path}\u0000${r.method}`,
-    (s, r): RequestStatsBucket => ({
-      _id: { start_time: s, route_path: r.route_path, method: r.method },
-      count: 0,
-      user_ids: [],
-      avg_elapsed_ms: 0,
-    }),
-    (g, r) => {
-      g.count += 1;
-      totals.set(g, (totals.get(g) ?? 0) + Number(r.elapsed_ms));
-    },
-  );
-  for (const g of groups) g.avg_elapsed_ms = Math.round(((totals.get(g) ?? 0) / g.count) * 100) / 100;
-  return groups;
+  const groups = grouper<RequestStatsBucket>(input.granularity);
+  /** A regrouped rollup row's list may repeat users (it joins several buckets' lists). */
+  const lists = input.granularity > ROLLUP_SECONDS ? 2 : 1;
+  const at = (ms: number, routePath: string, method: string, parts?: number) =>
+    groups.at(
+      ms,
+      `${routePath}\u0000${method}`,
+      (s) => ({
+        _id: { start_time: s, route_path: routePath, method },
+        count: 0,
+        user_ids: [],
+        avg_elapsed_ms: 0,
+      }),
+      parts,
+    );
+  for (const r of rollups) {
+    const { group, users } = at(Number(r.start) * 1000, r.route_path, r.method, lists);
+    group.count += Number(r.count);
+    totals.set(group, (totals.get(group) ?? 0) + Number(r.total_elapsed_ms));
+    unpackUsers(r.user_ids, users);
+  }
+  for (const r of edges.flat()) {
+    const { group, users } = at(Date.parse(r.time), r.route_path, r.method);
+    group.count += 1;
+    totals.set(group, (totals.get(group) ?? 0) + Number(r.elapsed_ms));
+    if (r.user_id !== null) users.push(r.user_id);
+  }
+  const result = groups.done();
+  for (const g of result) g.avg_elapsed_ms = Math.round(((totals.get(g) ?? 0) / g.count) * 100) / 100;
+  return result;
 }
 
-/** Ask counts, users and summed queueing and answering time per bucket, source and model. */
+/**
+ * Ask counts, users and summed queueing and answering time per bucket, source and model: whole 30-minute buckets
+ * from the rollups, the partial ones at the range's edges from the log rows.
+ */
 export async function askStats(ctx: AppContext, input: StatsRangeInput): Promise<AskStatsBucket[]> {
   const { start, end } = statsRange(input);
-  const rows = await askLogRepository(ctx.dbHandle.db).listForStats(start, end);
-  return groupRows(
-    rows,
-    input.granularity,
-    (r) => `${r.source}\u0000${r.model}`,
-    (s, r): AskStatsBucket => ({
-      _id: { start_time: s, meta: { source: r.source, model: r.model } },
-      count: 0,
-      user_ids: [],
-      total_ask_time: 0,
-      total_queueing_time: 0,
-    }),
-    (g, r) => {
-      g.count += 1;
-      g.total_ask_time += Number(r.ask_time);
-      g.total_queueing_time += Number(r.queueing_time);
-    },
-  );
+  const repo = askLogRepository(ctx.dbHandle.db);
+  const split = splitRange(start, end);
+  const [rollups, ...edges] = await Promise.all([
+    split.rollups ? repo.listRollups(...split.rollups, input.granularity, ctx.dbHandle.dialect) : [],
+    ...split.rows.map(([s, e]) => repo.listForStats(s!, e!)),
+  ]);
+  const groups = grouper<AskStatsBucket>(input.granularity);
+  /** A regrouped rollup row's list may repeat users (it joins several buckets' lists). */
+  const lists = input.granularity > ROLLUP_SECONDS ? 2 : 1;
+  const at = (ms: number, source: string, model: string, parts?: number) =>
+    groups.at(
+      ms,
+      `${source}\u0000${model}`,
+      (s) => ({
+        _id: { start_time: s, meta: { source, model } },
+        count: 0,
+        user_ids: [],
+        total_ask_time: 0,
+        total_queueing_time: 0,
+      }),
+      parts,
+    );
+  for (const r of rollups) {
+    const { group, users } = at(Number(r.start) * 1000, r.source, r.model, lists);
+    group.count += Number(r.count);
+    group.total_ask_time += Number(r.total_ask_time);
+    group.total_queueing_time += Number(r.total_queueing_time);
+    unpackUsers(r.user_ids, users);
+  }
+  for (const r of edges.flat()) {
+    const { group, users } = at(Date.parse(r.time), r.source, r.model);
+    group.count += 1;
+    group.total_ask_time += Number(r.ask_time);
+    group.total_queueing_time += Number(r.queueing_time);
+    if (r.user_id !== null) users.push(r.user_id);
+  }
+  const result = groups.done();
+  for (const g of result) {
+    g.total_ask_time = round3(g.total_ask_time);
+    g.total_queueing_time = round3(g.total_queueing_time);
+  }
+  return result;
 }
 
 /** Startup time, users and conversations (both sources, and per source). Counts run in SQL, never row loads. */

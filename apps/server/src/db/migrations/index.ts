@@ -12,6 +12,7 @@ import { search } from './2026-11-23-06-search';
 import { shares } from './2026-11-23-07-shares';
 import { usage } from './2026-11-23-08-usage';
 import { groups } from './2026-11-23-10-groups';
+import { stats } from './2026-11-23-11-stats';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -28,5 +29,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-23-07-shares': shares(dialect),
     '2026-11-23-08-usage': usage(),
     '2026-11-23-10-groups': groups(dialect),
+    '2026-11-23-11-stats': stats(dialect),
   };
 }

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATS_GRANULARITIES } from '@cc/contracts';
+import type { AskStatsBucket, RequestStatsBucket } from '@cc/contracts';
+import type { AppContext } from '../app-context';
+import { openDb } from '../db/client';
+import { prepareSchema } from '../db/migrate';
+import { migrationList } from '../db/migrations';
+import type { AnyDb } from '../db/migrations/helpers';
+import type { AskLogsTable, RequestLogsTable } from '../db/schema';
+import { askLogRepository } from '../repositories/ask-log.repository';
+import { requestLogRepository } from '../repositories/request-log.repository';
+import { ADMIN, createTestApp, freshDatabase } from '../test/harness';
+import type { TestApp } from '../test/harness';
+import { askStats, requestStats } from './stats.service';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const T0 = Date.parse('2021-03-01T00:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type AskRow = Omit<AskLogsTable, 'id'>;
+type RequestRow = Omit<RequestLogsTable, 'id'>;
+
+/** Over 4 days from T0: random instants, some exactly on 30-minute boundaries; a few users, some rows without. */
+function dataset(seed: number, asks: number, requests: number): { asks: AskRow[]; requests: RequestRow[] } {
+  const next = rng(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const time = () =>
+    iso(next() < 0.1 ? T0 + Math.floor(next() * 4 * 48) * 30 * MIN : T0 + Math.floor(next() * 4 * DAY));
+  const user = () => (next() < 0.1 ? null : 1 + Math.floor(next() * 12));
+  return {
+    asks: Array.from({ length: asks }, () => ({
+      time: time(),
+      source: pick(['openai_web', 'openai_api']),
+      model: pick(['gpt_3_5', 'gpt_4']),
+      user_id: user(),
+      conversation_id: null,
+      server_id: null,
+      queueing_time: Math.floor(next() * 5000) / 1000,
+      ask_time: Math.floor(next() * 90_000) / 1000,
+      outcome: 'success',
+      charged: 1,
+      error: null,
+      input_tokens: null,
+      output_tokens: null,
+      tokens_estimated: 0,
+    })),
+    requests: Array.from({ length: requests }, () => ({
+      time: time(),
+      route_path: pick(['/api/conv', '/api/user/me', '/api/chat']),
+      method: pick(['GET', 'POST']),
+      user_id: user(),
+      elapsed_ms: Math.floor(next() * 3000),
+      status: 200,
+    })),
+  };
+}
+
+/** The statistics computed directly: every row in [start, end) bucketed on the UTC epoch, as the API defines them. */
+function expected(rows: { asks: AskRow[]; requests: RequestRow[] }, start: number, end: number, g: number) {
+  const bucket = (time: string) => {
+    const ms = Date.parse(time);
+    return iso(ms - (ms % (g * 1000)));
+  };
+  const inRange = <R extends { time: string }>(list: R[]) =>
+    list.filter((r) => Date.parse(r.time) >= start && Date.parse(r.time) < end);
+  const group = <R extends { time: string }>(list: R[], keyOf: (r: R) => string[]) => {
+    const groups = new Map<string, R[]>();
+    for (const r of inRange(list)) {
+      const id = [bucket(r.time), ...keyOf(r)].join('\u0000');
+      groups.set(id, [...(groups.get(id) ?? []), r]);
+    }
+    return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, members]) => members);
+  };
+  const users = (list: { user_id: number | null }[]) =>
+    [...new Set(list.flatMap((r) => (r.user_id === null ? [] : [r.user_id])))].sort((a, b) => a - b);
+  const sum = (list: number[]) => Math.round(list.reduce((n, x) => n + x, 0) * 1000) / 1000;
+  const asks: AskStatsBucket[] = group(rows.asks, (r) => [r.source, r.model]).map((m) => ({
+    _id: { start_time: bucket(m[0]!.time), meta: { source: m[0]!.source, model: m[0]!.model } },
+    count: m.length,
+    user_ids: users(m),
+    total_ask_time: sum(m.map((r) => r.ask_time)),
+    total_queueing_time: sum(m.map((r) => r.queueing_time)),
+  }));
+  const requests: RequestStatsBucket[] = group(rows.requests, (r) => [r.route_path, r.method]).map((m) => ({
+    _id: { start_time: bucket(m[0]!.time), route_path: m[0]!.route_path, method: m[0]!.method },
+    count: m.length,
+    user_ids: users(m),
+    avg_elapsed_ms: Math.round((m.reduce((n, r) => n + r.elapsed_ms, 0) / m.length) * 100) / 100,
+  }));
+  return { asks, requests };
+}
+
+/** Ranges with aligned and unaligned ends, inside one 30-minute bucket, across one boundary, and the whole data. */
+const RANGES: [number, number][] = [
+  [T0, T0 + 4 * DAY],
+  [T0 - DAY, T0 + 5 * DAY],
+  [T0 + 7 * MIN + 13_017, T0 + 3 * DAY + 5 * HOUR + 61_000],
+  [T0 + HOUR + 5 * MIN, T0 + HOUR + 20 * MIN],
+  [T0 + HOUR + 20 * MIN, T0 + HOUR + 40 * MIN],
+  [T0 + 2 * HOUR, T0 + 2 * DAY + 29 * MIN],
+  [T0 + 11 * HOUR + 59 * MIN, T0 + 36 * HOUR],
+];
+
+async function insertAll(t: { ctx: AppContext }, rows: { asks: AskRow[]; requests: RequestRow[] }) {
+  const db = t.ctx.dbHandle.db;
+  for (const row of rows.asks) await askLogRepository(db).insert(row);
+  for (let i = 0; i < rows.requests.length; i += 200)
+    await requestLogRepository(db).insertMany(rows.requests.slice(i, i + 200));
+}
+
+describe('statistics at every granularity equal a direct computation over the rows', () => {
+  let t: TestApp;
+  let admin: string;
+  const rows = dataset(7, 500, 1500);
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.login(ADMIN.username, ADMIN.password);
+    await insertAll(t, rows);
+  });
+  afterAll(() => t.close());
+
+  const get = async (kind: 'ask' | 'request', start: number, end: number, g: number) => {
+    const r = await t.app.inject({
+      method: 'GET',
+      url: `/api/system/stats/${kind}?granularity=${g}&start_time=${iso(start)}&end_time=${iso(end)}`,
+      headers: { cookie: admin },
+    });
+    expect(r.statusCode).toBe(200);
+    return r.json().result as unknown;
+  };
+
+  it('asks and requests over aligned, unaligned and sub-bucket ranges', async () => {
+    for (const [start, end] of RANGES) {
+      for (const g of STATS_GRANULARITIES) {
+        const want = expected(rows, start, end, g);
+        expect(await get('ask', start, end, g), `asks ${iso(start)}…${iso(end)} /${g}`).toEqual(want.asks);
+        expect(await get('request', start, end, g), `requests ${iso(start)}…${iso(end)} /${g}`).toEqual(
+          want.requests,
+        );
+      }
+    }
+  });
+
+  it('rows purged by retention leave the statistics, also mid-bucket', async () => {
+    const cutoff = T0 + DAY + 10 * HOUR + 17 * MIN + 3_000;
+    const db = t.ctx.dbHandle.db;
+    await askLogRepository(db).purgeBefore(iso(cutoff));
+    await requestLogRepository(db).purgeBefore(iso(cutoff));
+    const kept = {
+      asks: rows.asks.filter((r) => Date.parse(r.time) >= cutoff),
+      requests: rows.requests.filter((r) => Date.parse(r.time) >= cutoff),
+    };
+    for (const [start, end] of [
+      RANGES[0]!,
+      RANGES[2]!,
+      [T0 + DAY + 10 * HOUR, T0 + DAY + 11 * HOUR] as const,
+    ]) {
+      for (const g of [1800, 3600, 86400]) {
+        const want = expected(kept, start, end, g);
+        expect(await get('ask', start, end, g)).toEqual(want.asks);
+        expect(await get('request', start, end, g)).toEqual(want.requests);
+      }
+    }
+  });
+});
+
+describe('rollups kept as rows arrive', () => {
+  it('one batch with several users, and no user, in the same bucket and route counts each once', async () => {
+    const t = await createTestApp();
+    try {
+      const row = (minute: number, userId: number | null, ms: number): RequestRow => ({
+        time: iso(T0 + minute * MIN),
+        route_path: '/api/conv',
+        method: 'GET',
+        user_id: userId,
+        elapsed_ms: ms,
+        status: 200,
+      });
+      const batch = [
+        row(1, 5, 10),
+        row(2, 3, 20),
+        row(3, 5, 30),
+        row(4, null, 40),
+        row(5, 9, 50),
+        row(6, 3, 60),
+      ];
+      await requestLogRepository(t.ctx.dbHandle.db).insertMany(batch);
+      await requestLogRepository(t.ctx.dbHandle.db).insertMany([row(7, 9, 70), row(8, 11, 80)]);
+      const ctx = t.ctx;
+      const result = await requestStats(ctx, {
+        granularity: 1800,
+        start_time: iso(T0),
+        end_time: iso(T0 + DAY),
+      });
+      expect(result).toEqual([
+        {
+          _id: { start_time: iso(T0), route_path: '/api/conv', method: 'GET' },
+          count: 8,
+          user_ids: [3, 5, 9, 11],
+          avg_elapsed_ms: 45,
+        },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('2026-11-23-11-stats', () => {
+  it('builds the rollups from the rows stored before it', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    const before = (dialect: 'sqlite' | 'postgres') =>
+      Object.fromEntries(
+        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-11-stats'),
+      );
+    try {
+      await prepareSchema(handle, true, before);
+      const rows = dataset(11, 800, 800);
+      // Rows as written before this migration: the log tables only.
+      const db = handle.db as unknown as AnyDb;
+      await db.insertInto('ask_logs').values(rows.asks).execute();
+      await db.insertInto('request_logs').values(rows.requests).execute();
+      await prepareSchema(handle, true);
+      const ctx = { dbHandle: handle } as unknown as AppContext;
+      for (const [start, end] of [RANGES[1]!, RANGES[2]!, RANGES[4]!]) {
+        for (const g of [1800, 10800, 86400]) {
+          const input = { granularity: g, start_time: iso(start), end_time: iso(end) };
+          const want = expected(rows, start, end, g);
+          expect(await askStats(ctx, input)).toEqual(want.asks);
+          expect(await requestStats(ctx, input)).toEqual(want.requests);
+        }
+      }
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
