@@ -178,23 +178,20 @@ export function UserPage() {
     },
     {
       key: 'group',
-      header: ta('user.groups.column'),
+      header: ta('user.groupAndRemark'),
+      width: 160,
       sort: (a, b) =>
         (groupNames.get(a.group_id ?? 0) ?? '').localeCompare(groupNames.get(b.group_id ?? 0) ?? ''),
+      // The group, and under it the remark: one column keeps the table within 1280 px.
       render: (u) => (
-        <Text size="sm" c={u.group_id === null ? 'dimmed' : undefined} data-testid="user-group">
-          {u.group_id === null ? ta('common.none') : (groupNames.get(u.group_id) ?? `#${u.group_id}`)}
-        </Text>
-      ),
-    },
-    {
-      key: 'remark',
-      header: ta('user.remark'),
-      width: 160,
-      render: (u) => (
-        <Text size="sm" c={u.remark ? undefined : 'dimmed'} lineClamp={1} title={u.remark ?? undefined}>
-          {u.remark || ta('common.empty')}
-        </Text>
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" c={u.group_id === null ? 'dimmed' : undefined} data-testid="user-group" truncate>
+            {u.group_id === null ? ta('common.none') : (groupNames.get(u.group_id) ?? `#${u.group_id}`)}
+          </Text>
+          <Text size="xs" c="dimmed" lineClamp={1} title={u.remark ?? undefined}>
+            {u.remark || ta('common.empty')}
+          </Text>
+        </div>
       ),
     },
     {
