@@ -4,31 +4,11 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { DataRouter } from 'react-router';
 import { createQueryClient } from '../lib/query-client';
 import { setLoginFlag, clearLoginFlag } from '../lib/session';
+import { installDomStubs } from '../test/dom-stubs';
 import { AppProviders } from './providers';
 import { createRoutes } from './routes';
 
-// jsdom lacks these; Mantine reads them.
-beforeEach(() => {
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }),
-  });
-  window.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeEach(installDomStubs);
 
 afterEach(() => {
   cleanup();

@@ -13,12 +13,13 @@ import {
 import type { UserReadAdmin } from '@cc/contracts';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { ChartIcon, DotsIcon, PencilIcon, PlusIcon, RefreshIcon } from '../../../components/icons';
+import { ChartIcon, DotsIcon, PencilIcon, PlusIcon } from '../../../components/icons';
 import { paths } from '../../../config/paths';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
 import { confirmAction } from '../shared/confirm';
+import { RefreshButton } from '../shared/refresh-button';
 import { DataTable } from '../shared/data-table';
 import type { Column, RowId } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
@@ -280,14 +281,7 @@ export function UserPage() {
           <Button variant="default" onClick={() => setEditing({ mode: 'groups' })}>
             {ta('user.groups.open')}
           </Button>
-          <Button
-            variant="default"
-            leftSection={<RefreshIcon size={16} />}
-            loading={users.isFetching}
-            onClick={() => void users.refetch()}
-          >
-            {ta('common.refresh')}
-          </Button>
+          <RefreshButton query={users} />
           <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditing({ mode: 'create' })}>
             {ta('user.create')}
           </Button>
