@@ -13,6 +13,8 @@ export const ConversationRead = z.object({
   current_model: z.string().nullable(),
   create_time: z.string(),
   update_time: z.string(),
+  /** The owner's username (admin list only). */
+  username: z.string().nullable().optional(),
 });
 export type ConversationRead = z.infer<typeof ConversationRead>;
 
@@ -24,7 +26,11 @@ export const CurrentNodeUpdate = z.object({ current_node: z.string().min(1).max(
 export type CurrentNodeUpdate = z.infer<typeof CurrentNodeUpdate>;
 export const GenTitleQuery = z.object({ message_id: z.string().min(1) });
 /** A boolean in a query string: `true`/`false` (or `1`/`0`). */
-const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+export const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Sort direction of a paged list. */
+export const SortOrder = z.enum(['asc', 'desc']);
+export type SortOrder = z.infer<typeof SortOrder>;
 
 /** `GET /api/conv/all` filters (admin). The total before paging is in the `x-total-count` header. */
 export const ListAllQuery = z.object({
@@ -40,9 +46,12 @@ export const ListAllQuery = z.object({
   unassigned: QueryBool.optional(),
   /** Case-insensitive part of the title or of a message's text, or the start of the conversation id. */
   q: z.string().trim().min(1).max(256).optional(),
+  /** Sort column (default: last update); ties by id. */
+  sort: z.enum(['update_time', 'create_time', 'title']).default('update_time'),
+  order: SortOrder.default('desc'),
   offset: z.coerce.number().int().min(0).default(0),
-  /** Page size; none = every match. */
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Page size (default 100). */
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type ListAllQuery = z.infer<typeof ListAllQuery>;
 

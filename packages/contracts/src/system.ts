@@ -133,6 +133,8 @@ export const CompletionLog = z.object({
   source: z.string(),
   model: z.string(),
   user_id: z.number().int().nullable(),
+  /** The asker's username (null when the user is gone). */
+  username: z.string().nullable().optional(),
   conversation_id: z.string().nullable(),
   server_id: z.number().int().nullable(),
   /** Seconds. */

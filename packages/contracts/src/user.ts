@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
+import { QueryBool, SortOrder } from './conversation';
 import { ApiModel, WebModel } from './models';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
@@ -174,6 +175,40 @@ export const UserUpdateAdmin = UserUpdateSelf.extend({
 export type UserUpdateAdmin = z.infer<typeof UserUpdateAdmin>;
 
 export const UserIdParams = z.object({ user_id: z.coerce.number().int().positive() });
+
+/** Filters of the admin user list (`GET /api/user`, `GET /api/user/refs`). */
+export const UserFilterQuery = z.object({
+  /** Case-insensitive part of the username, nickname, email or remark, or the exact id. */
+  q: z.string().trim().min(1).max(64).optional(),
+  /** A group id, or `none` for users in no group. */
+  group: z.union([z.literal('none'), z.coerce.number().int().positive()]).optional(),
+  active: QueryBool.optional(),
+  superuser: QueryBool.optional(),
+});
+export type UserFilterQuery = z.infer<typeof UserFilterQuery>;
+
+/** `GET /api/user`: one page of users; the total before paging is in the `x-total-count` header. */
+export const UserListQuery = UserFilterQuery.extend({
+  /** Sort column; ties by id. `group` sorts by the group's name. */
+  sort: z.enum(['id', 'username', 'last_active', 'group']).default('id'),
+  order: SortOrder.default('asc'),
+  offset: z.coerce.number().int().min(0).default(0),
+  /** Page size (default 100). */
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type UserListQuery = z.infer<typeof UserListQuery>;
+
+/** A user named: what pickers and "select every match" need. */
+export const UserRef = z.object({ id: z.number().int(), username: z.string(), nickname: z.string() });
+export type UserRef = z.infer<typeof UserRef>;
+/** At most this many refs in one answer (`GET /api/user/refs`). */
+export const MAX_USER_REFS = 20_000;
+
+/** `GET /api/user/refs`: the users that match, by id. */
+export const UserRefsQuery = UserFilterQuery.extend({
+  limit: z.coerce.number().int().min(1).max(MAX_USER_REFS).default(MAX_USER_REFS),
+});
+export type UserRefsQuery = z.infer<typeof UserRefsQuery>;
 
 /**
  * A group's settings template: the per-source settings a member gets (the same shapes as a user's), except the

@@ -242,6 +242,7 @@ const cases = (): Case[] => [
     expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 },
   },
   { method: 'GET', url: '/api/user', expect: { ...DENY_ADMIN, superuser: 200 } },
+  { method: 'GET', url: '/api/user/refs', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/user/{owner}', expect: { ...DENY_ADMIN, superuser: 200 } },
   {
     method: 'PATCH',

@@ -3,9 +3,10 @@ import type { CompletionLog, TaskRead, TaskRun, TaskStatus } from '@cc/contracts
 import type { AskLogRow, TaskRow, TaskRunRow } from '../db/schema';
 import { bool } from '../repositories/executor';
 
-export function presentCompletionLog(r: AskLogRow): CompletionLog {
+export function presentCompletionLog(r: AskLogRow & { username?: string | null }): CompletionLog {
   return {
     id: r.id,
+    username: r.username ?? null,
     time: r.time,
     source: r.source,
     model: r.model,

@@ -146,11 +146,20 @@ export function askLogRepository(db: Executor) {
         .execute();
     },
     /** The newest rows first, optionally within [start, end). */
-    listRecent(filter: { start?: string; end?: string; limit: number }): Promise<AskLogRow[]> {
-      let q = db.selectFrom('ask_logs').selectAll();
-      if (filter.start) q = q.where('time', '>=', filter.start);
-      if (filter.end) q = q.where('time', '<', filter.end);
-      return q.orderBy('time', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+    /** The newest asks in [start, end), with the asker's username. */
+    listRecent(filter: {
+      start?: string;
+      end?: string;
+      limit: number;
+    }): Promise<(AskLogRow & { username: string | null })[]> {
+      let q = db
+        .selectFrom('ask_logs')
+        .leftJoin('users', 'users.id', 'ask_logs.user_id')
+        .selectAll('ask_logs')
+        .select('users.username');
+      if (filter.start) q = q.where('ask_logs.time', '>=', filter.start);
+      if (filter.end) q = q.where('ask_logs.time', '<', filter.end);
+      return q.orderBy('ask_logs.time', 'desc').orderBy('ask_logs.id', 'desc').limit(filter.limit).execute();
     },
     /** Asks in [start, end) (of one user, if given) summed per group in SQL. */
     usage(

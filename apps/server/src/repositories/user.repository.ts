@@ -1,17 +1,81 @@
+import { sql } from 'kysely';
 import type { NewUserRow, UserRow, UserRowUpdate } from '../db/schema';
 import type { Executor } from './executor';
 
+/** Filters of the admin user list. */
+export interface UserFilter {
+  /** Case-insensitive part of the username, nickname, email or remark, or the exact id. */
+  matching?: string;
+  /** A group id, or null for users in no group. */
+  groupId?: number | null;
+  active?: boolean;
+  superuser?: boolean;
+}
+
+export type UserSort = 'id' | 'username' | 'last_active' | 'group';
+
+export interface UserPage {
+  sort: UserSort;
+  desc: boolean;
+  offset: number;
+  limit: number;
+}
+
 /** The `users` table. */
 export function userRepository(db: Executor) {
+  function filtered(filter: UserFilter) {
+    let q = db.selectFrom('users');
+    if (filter.groupId === null) q = q.where('users.group_id', 'is', null);
+    else if (filter.groupId !== undefined) q = q.where('users.group_id', '=', filter.groupId);
+    if (filter.active !== undefined) q = q.where('users.is_active', '=', filter.active ? 1 : 0);
+    if (filter.superuser !== undefined) q = q.where('users.is_superuser', '=', filter.superuser ? 1 : 0);
+    if (filter.matching) {
+      const text = filter.matching.toLowerCase();
+      const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = sql<string>`${pattern} escape '\\'`;
+      const id = /^\d{1,9}$/.test(text) ? Number(text) : null;
+      q = q.where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['users.username']), 'like', like),
+          eb(eb.fn('lower', ['users.nickname']), 'like', like),
+          eb(eb.fn('lower', ['users.email']), 'like', like),
+          eb(eb.fn('lower', ['users.remark']), 'like', like),
+          ...(id === null ? [] : [eb('users.id', '=', id)]),
+        ]),
+      );
+    }
+    return q;
+  }
   return {
+    /** One page of the users that match, sorted (ties by id). */
+    page(filter: UserFilter, page: UserPage): Promise<UserRow[]> {
+      const dir = page.desc ? 'desc' : 'asc';
+      let q = filtered(filter).leftJoin('user_groups', 'user_groups.id', 'users.group_id').selectAll('users');
+      if (page.sort === 'username') q = q.orderBy(sql`lower(users.username)`, dir);
+      // Never active sorts as the oldest; no group before any group name.
+      else if (page.sort === 'last_active') q = q.orderBy(sql`coalesce(users.last_active_time, '')`, dir);
+      else if (page.sort === 'group') q = q.orderBy(sql`coalesce(user_groups.name, '')`, dir);
+      return q.orderBy('users.id', dir).limit(page.limit).offset(page.offset).execute();
+    },
+    async countMatching(filter: UserFilter): Promise<number> {
+      const r = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    /** Id, username and nickname of the users that match, by id (at most `limit`). */
+    refs(filter: UserFilter, limit: number): Promise<{ id: number; username: string; nickname: string }[]> {
+      return filtered(filter)
+        .select(['users.id', 'users.username', 'users.nickname'])
+        .orderBy('users.id')
+        .limit(limit)
+        .execute();
+    },
     findById(id: number): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
     findByUsername(username: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-    },
-    listAll(): Promise<UserRow[]> {
-      return db.selectFrom('users').selectAll().orderBy('id').execute();
     },
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();

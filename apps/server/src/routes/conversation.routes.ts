@@ -76,7 +76,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
     async (request, reply) => {
       const page = await listConversationsPage(ctx, request.query);
       reply.header('x-total-count', String(page.total));
-      return ok(page.rows.map(presentConversation));
+      return ok(page.rows.map((row) => ({ ...presentConversation(row), username: row.username })));
     },
   );
 

@@ -4,8 +4,11 @@ import { z } from 'zod';
 import {
   MyUsage,
   UserIdParams,
+  UserListQuery,
   UserRead,
   UserReadAdmin,
+  UserRef,
+  UserRefsQuery,
   UserSettingUpdate,
   UserUpdateAdmin,
   UserUpdateSelf,
@@ -21,7 +24,8 @@ import { shownChatStatus, shownChatStatuses } from '../services/status.service';
 import {
   deleteUser,
   getUser,
-  listUsers,
+  listUserRefs,
+  listUsersPage,
   resetChatStatus,
   updateUser,
   updateUserSettings,
@@ -91,16 +95,26 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/user',
     {
       config: { access: 'superuser' },
-      schema: { tags, response: { 200: envelope(z.array(UserReadAdmin)) } },
+      schema: { tags, querystring: UserListQuery, response: { 200: envelope(z.array(UserReadAdmin)) } },
     },
-    async () => {
-      const statuses = await shownChatStatuses(ctx);
+    async (request, reply) => {
+      const [page, statuses] = await Promise.all([listUsersPage(ctx, request.query), shownChatStatuses(ctx)]);
+      reply.header('x-total-count', String(page.total));
       return ok(
-        (await listUsers(ctx)).map(
+        page.users.map(
           (u) => presentUser(u, { admin: true, chatStatus: statuses(u.row.id) }) as UserReadAdmin,
         ),
       );
     },
+  );
+
+  r.get(
+    '/api/user/refs',
+    {
+      config: { access: 'superuser' },
+      schema: { tags, querystring: UserRefsQuery, response: { 200: envelope(z.array(UserRef)) } },
+    },
+    async (request) => ok(await listUserRefs(ctx, request.query)),
   );
 
   r.get(

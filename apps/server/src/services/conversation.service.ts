@@ -295,7 +295,7 @@ export async function interpreterDownloadContent(
 export async function listConversationsPage(
   ctx: AppContext,
   query: ListAllQuery,
-): Promise<{ rows: ConversationRow[]; total: number }> {
+): Promise<{ rows: (ConversationRow & { username: string | null })[]; total: number }> {
   const filter: ConversationFilter = {
     validOnly: query.valid_only,
     isValid: query.is_valid,
@@ -306,9 +306,14 @@ export async function listConversationsPage(
     matching: query.q,
   };
   const repo = conversationRepository(ctx.dbHandle.db);
-  const rows = await repo.list(filter, { offset: query.offset, limit: query.limit });
-  const paged = query.offset > 0 || (query.limit !== undefined && rows.length === query.limit);
-  return { rows, total: paged ? await repo.countMatching(filter) : rows.length };
+  const rows = await repo.adminPage(filter, {
+    sort: query.sort,
+    desc: query.order === 'desc',
+    offset: query.offset,
+    limit: query.limit,
+  });
+  const whole = query.offset === 0 && rows.length < query.limit;
+  return { rows, total: whole ? rows.length : await repo.countMatching(filter) };
 }
 
 /**

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { API_MODELS, ERROR_DETAILS, MASKED_SECRET, WEB_MODELS } from '@cc/contracts';
-import type { UserCreate, UserSettingUpdate, UserUpdateAdmin, UserUpdateSelf } from '@cc/contracts';
+import type {
+  UserCreate,
+  UserFilterQuery,
+  UserListQuery,
+  UserRef,
+  UserRefsQuery,
+  UserSettingUpdate,
+  UserUpdateAdmin,
+  UserUpdateSelf,
+} from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow, UserRowUpdate } from '../db/schema';
 import { fail } from '../errors/app-error';
@@ -13,6 +22,7 @@ import { quotaRepository } from '../repositories/quota.repository';
 import { sessionRepository } from '../repositories/session.repository';
 import { userSettingRepository } from '../repositories/user-setting.repository';
 import { userRepository } from '../repositories/user.repository';
+import type { UserFilter } from '../repositories/user.repository';
 import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
@@ -27,10 +37,25 @@ async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
     quotaRepository(db).listForUsers(ids),
   ]);
   const byUser = new Map(settings.map((s) => [s.user_id, s]));
+  const countersOf = new Map<number, typeof counters>();
+  for (const c of counters) {
+    const list = countersOf.get(c.user_id);
+    if (list) list.push(c);
+    else countersOf.set(c.user_id, [c]);
+  }
   return rows.flatMap((row) => {
     const setting = byUser.get(row.id);
-    return setting ? [{ row, setting, counters: counters.filter((c) => c.user_id === row.id) }] : [];
+    return setting ? [{ row, setting, counters: countersOf.get(row.id) ?? [] }] : [];
   });
+}
+
+function userFilter(query: UserFilterQuery): UserFilter {
+  return {
+    matching: query.q,
+    groupId: query.group === 'none' ? null : query.group,
+    active: query.active,
+    superuser: query.superuser,
+  };
 }
 
 /** A user's fields as the audit log compares them (no password hash: a new password is recorded masked). */
@@ -76,9 +101,31 @@ export async function getUser(
   return loaded;
 }
 
-export async function listUsers(ctx: AppContext): Promise<LoadedUser[]> {
+/** One page of users with settings and counters (read for that page only) and the number that match. */
+export async function listUsersPage(
+  ctx: AppContext,
+  query: UserListQuery,
+): Promise<{ users: LoadedUser[]; total: number }> {
   const db = ctx.dbHandle.db;
-  return loadMany(db, await userRepository(db).listAll());
+  const repo = userRepository(db);
+  const filter = userFilter(query);
+  const rows = await repo.page(filter, {
+    sort: query.sort,
+    desc: query.order === 'desc',
+    offset: query.offset,
+    limit: query.limit,
+  });
+  const whole = query.offset === 0 && rows.length < query.limit;
+  const [users, total] = await Promise.all([
+    loadMany(db, rows),
+    whole ? rows.length : repo.countMatching(filter),
+  ]);
+  return { users, total };
+}
+
+/** Id and names of the users that match (for "select every match" and pickers), by id. */
+export function listUserRefs(ctx: AppContext, query: UserRefsQuery): Promise<UserRef[]> {
+  return userRepository(ctx.dbHandle.db).refs(userFilter(query), query.limit);
 }
 
 /** Settings that allow everything: the initial admin's. */

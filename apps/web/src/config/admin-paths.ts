@@ -25,6 +25,29 @@ export interface AllConversationsQuery {
   user_id?: number;
   /** Part of a title or of a message's text, or the start of the conversation id (searched on the server). */
   q?: string;
+  is_valid?: boolean;
+  sort?: string;
+  order?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+}
+
+/** Filters of the admin user list (searched on the server). */
+export interface UserFilter {
+  /** Part of a username, nickname, email or remark, or an id. */
+  q?: string;
+  /** A group id, or `none`. */
+  group?: number | 'none';
+  active?: boolean;
+  superuser?: boolean;
+}
+
+/** A page of the admin user list. */
+export interface UserListQuery extends UserFilter {
+  sort?: string;
+  order?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
 }
 
 export interface PluginQuery {
@@ -58,7 +81,9 @@ export interface CompletionLogQuery {
 
 export const adminApiPaths = {
   // users
-  users: '/api/user',
+  users: (query: UserListQuery = {}) => withQuery('/api/user', { ...query }),
+  /** Id and names of every user that matches (pickers, "select all that match"). */
+  userRefs: (query: UserFilter & { limit?: number } = {}) => withQuery('/api/user/refs', { ...query }),
   user: (id: number) => `/api/user/${id}`,
   userSetting: (id: number) => `/api/user/${id}/setting`,
   resetChatStatus: (id: number) => `/api/user/${id}/reset-chat-status`,

@@ -142,6 +142,15 @@ export function settleResponse<T>(
 }
 
 async function request<T>(method: string, url: string, options: RequestOptions = {}): Promise<T> {
+  return (await exchange<T>(method, url, options)).result;
+}
+
+/** One request: the envelope's result and the response headers. */
+async function exchange<T>(
+  method: string,
+  url: string,
+  options: RequestOptions = {},
+): Promise<{ result: T; headers: Headers }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData || options.body instanceof URLSearchParams) {
@@ -164,7 +173,23 @@ async function request<T>(method: string, url: string, options: RequestOptions =
     throw networkFailure(e instanceof Error ? e.message : 'Request Error', url, options);
   }
   const text = await response.text().catch(() => '');
-  return settleResponse<T>(response.status, text, url, options);
+  return { result: settleResponse<T>(response.status, text, url, options), headers: response.headers };
+}
+
+/** One page of a paged list and the number of items that match (the `x-total-count` header). */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+}
+
+/** GET one page of a list the server pages (the total is in the `x-total-count` header). */
+async function getPage<T>(url: string, options?: RequestOptions): Promise<ListPage<T>> {
+  const { result, headers } = await exchange<T[]>('GET', url, options);
+  const total = Number(headers.get('x-total-count'));
+  return {
+    items: result,
+    total: Number.isFinite(total) && headers.has('x-total-count') ? total : result.length,
+  };
 }
 
 /** The file name of a `content-disposition` header (RFC 5987 `filename*` first). */
@@ -210,6 +235,7 @@ async function download(
 /** The one HTTP client: unwraps the envelope, throws ApiError / NetworkError, reports failures to the shell. */
 export const apiClient = {
   get: <T>(url: string, options?: RequestOptions) => request<T>('GET', url, options),
+  getPage,
   post: <T>(url: string, options?: RequestOptions) => request<T>('POST', url, options),
   put: <T>(url: string, options?: RequestOptions) => request<T>('PUT', url, options),
   patch: <T>(url: string, options?: RequestOptions) => request<T>('PATCH', url, options),

@@ -16,7 +16,7 @@ import {
 import { SOURCES } from '@cc/contracts';
 import type { ChatSource, ConversationRead, SyncSummary } from '@cc/contracts';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { DotsIcon } from '../../../components/icons';
 import { ModelBadge } from '../../../components/model-display';
 import { formatDateTime } from '../../../lib/format';
@@ -28,7 +28,7 @@ import { confirmAction } from '../shared/confirm';
 import { DataTable } from '../shared/data-table';
 import type { Column, RowId } from '../shared/data-table';
 import { notifySuccess, notifyWarning } from '../shared/notify';
-import { useUsers } from '../user/api/get-users';
+import { UserPicker } from '../user/components/user-picker';
 import { useRevokeConversationShares } from './api/revoke-shares';
 import { useAssignConversations } from './api/assign-conversations';
 import { useAllConversations } from './api/get-all-conversations';
@@ -38,6 +38,7 @@ import { useVanishConversations } from './api/vanish-conversations';
 import { AssignModal } from './components/assign-modal';
 import { HistoryDrawer } from './components/history-drawer';
 import { RefreshButton } from '../shared/refresh-button';
+import { useRemotePaging } from '../shared/use-remote-paging';
 
 type Validity = 'all' | 'valid' | 'invalid';
 
@@ -55,13 +56,14 @@ export function ConversationPage() {
   const [progress, setProgress] = useState<{ finished: number; total: number } | null>(null);
   const [syncSummary, setSyncSummary] = useState<SyncSummary | null>(null);
 
-  const users = useUsers();
-  const conversations = useAllConversations({
+  const filter = {
     source: source ?? undefined,
-    valid_only: validity === 'valid' ? true : undefined,
+    is_valid: validity === 'all' ? undefined : validity === 'valid',
     user_id: userId ? Number(userId) : undefined,
     q: query || undefined,
-  });
+  };
+  const paging = useRemotePaging(JSON.stringify(filter), { sort: { key: 'update_time', desc: true } });
+  const conversations = useAllConversations({ ...filter, ...paging.params });
   const onProgress = (finished: number, total: number) => setProgress({ finished, total });
   const invalidate = useInvalidateConversations(onProgress);
   const vanish = useVanishConversations(onProgress);
@@ -69,11 +71,7 @@ export function ConversationPage() {
   const assign = useAssignConversations(onProgress);
   const sync = useSyncConversations();
 
-  const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
-  const rows = useMemo(
-    () => (conversations.data ?? []).filter((c) => validity !== 'invalid' || !c.is_valid),
-    [conversations.data, validity],
-  );
+  const rows = conversations.data?.items ?? [];
 
   const report = (result: BulkResult<string>, doneKey: 'invalidated' | 'destroyed' | 'assigned') => {
     setProgress(null);
@@ -137,7 +135,7 @@ export function ConversationPage() {
     {
       key: 'title',
       header: ta('conversation.title'),
-      sort: (a, b) => (a.title ?? '').localeCompare(b.title ?? ''),
+      serverSort: true,
       render: (c) => (
         <Tooltip label={c.conversation_id}>
           <UnstyledButton
@@ -155,38 +153,35 @@ export function ConversationPage() {
     {
       key: 'model',
       header: ta('common.model'),
-      sort: (a, b) => (a.current_model ?? '').localeCompare(b.current_model ?? ''),
       render: (c) => <ModelBadge model={c.current_model} />,
     },
     {
       key: 'user',
       header: ta('conversation.user'),
-      sort: (a, b) => (a.user_id ?? 0) - (b.user_id ?? 0),
-      render: (c) => {
-        const user = c.user_id === null ? undefined : usersById.get(c.user_id);
-        if (!user)
-          return (
-            <Text size="sm" c="dimmed">
-              {c.user_id === null ? ta('conversation.unassigned') : `#${c.user_id}`}
-            </Text>
-          );
-        return (
-          <Tooltip label={`${user.nickname}${user.remark ? ` (${user.remark})` : ''}`}>
-            <Text size="sm">{user.username}</Text>
-          </Tooltip>
-        );
-      },
+      render: (c) =>
+        c.username ? (
+          <Text size="sm">{c.username}</Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {c.user_id === null ? ta('conversation.unassigned') : `#${c.user_id}`}
+          </Text>
+        ),
     },
     {
-      key: 'created',
+      key: 'create_time',
       header: ta('conversation.createTime'),
-      sort: (a, b) => a.create_time.localeCompare(b.create_time),
+      serverSort: true,
       render: (c) => <Text size="sm">{formatDateTime(c.create_time, language)}</Text>,
+    },
+    {
+      key: 'update_time',
+      header: ta('conversation.updateTime'),
+      serverSort: true,
+      render: (c) => <Text size="sm">{formatDateTime(c.update_time, language)}</Text>,
     },
     {
       key: 'valid',
       header: ta('conversation.valid'),
-      sort: (a, b) => Number(a.is_valid) - Number(b.is_valid),
       render: (c) => (
         <Badge variant="light" color={c.is_valid ? 'green' : 'gray'}>
           {c.is_valid ? ta('common.yes') : ta('common.no')}
@@ -284,12 +279,11 @@ export function ConversationPage() {
           onChange={(v) => setValidity(v ?? 'all')}
           w={150}
         />
-        <Select
+        <UserPicker
           label={ta('conversation.user')}
           clearable
-          searchable
           placeholder={ta('common.all')}
-          data={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.username }))}
+          valueKind="id"
           value={userId}
           onChange={setUserId}
           w={200}
@@ -339,7 +333,7 @@ export function ConversationPage() {
         rowId={(c) => c.conversation_id}
         selected={selected}
         onSelectedChange={setSelected}
-        defaultSort={{ key: 'created', desc: true }}
+        remote={paging.remote(conversations.data?.total ?? 0)}
         minWidth={1100}
         empty={conversations.isLoading ? ta('common.loading') : undefined}
         error={conversations.error}
@@ -351,7 +345,6 @@ export function ConversationPage() {
         key={assignIds?.join(',') ?? 'closed'}
         opened={!!assignIds}
         count={assignIds?.length ?? 0}
-        users={users.data ?? []}
         loading={assign.isPending}
         onClose={() => setAssignIds(null)}
         onAssign={(username) => void handleAssign(username)}

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n';
 import { ApiError } from '../../../lib/api-client';
 import { DataTable } from './data-table';
+import { useRemotePaging } from './use-remote-paging';
 import { installDomStubs } from './test-dom';
 
 beforeEach(async () => {
@@ -83,5 +84,50 @@ describe('DataTable load errors', () => {
     renderTable(() => Promise.resolve([]));
     expect(await screen.findByText('No data')).toBeTruthy();
     expect(screen.queryByTestId('load-error')).toBeNull();
+  });
+});
+
+/** A table the "server" pages and sorts: 45 rows named r00 … r44, sorted by name in either direction. */
+function RemoteHarness({ seen }: { seen: string[] }) {
+  const paging = useRemotePaging('filters', { sort: { key: 'name', desc: false } });
+  const { offset, limit, order } = paging.params;
+  seen.push(`${offset}/${limit}/${order}`);
+  const all = Array.from({ length: 45 }, (_, i) => ({ id: i, name: `r${String(i).padStart(2, '0')}` }));
+  if (order === 'desc') all.reverse();
+  return (
+    <DataTable
+      label="Rows"
+      rows={all.slice(offset, offset + limit)}
+      columns={[
+        { key: 'name', header: 'Name', render: (r) => r.name, serverSort: true },
+        { key: 'id', header: 'Id', render: (r) => r.id },
+      ]}
+      rowId={(r) => r.id}
+      remote={paging.remote(all.length)}
+    />
+  );
+}
+
+describe('DataTable paged by the server', () => {
+  it('shows the rows it is given as they are, counts the total, and asks for other pages and sorts', () => {
+    const seen: string[] = [];
+    render(
+      <MantineProvider>
+        <RemoteHarness seen={seen} />
+      </MantineProvider>,
+    );
+    expect(screen.getAllByRole('row')).toHaveLength(21);
+    expect(screen.getByText('r00')).toBeTruthy();
+    expect(screen.getByText(/45/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '3' }));
+    expect(seen.at(-1)).toBe('40/20/asc');
+    expect(screen.getByText('r44')).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(6);
+    // Only the column the server sorts by is a sort button; sorting goes back to the first page.
+    expect(screen.queryByRole('button', { name: /^Id/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /^Name/ }));
+    expect(seen.at(-1)).toBe('0/20/desc');
+    expect(screen.getByText('r44')).toBeTruthy();
+    expect(screen.queryByText('r00')).toBeNull();
   });
 });

@@ -8,8 +8,10 @@ export interface Column<T> {
   key: string;
   header: ReactNode;
   render: (row: T) => ReactNode;
-  /** Sortable when given. */
+  /** Sortable when given (rows sorted in the browser). */
   sort?: (a: T, b: T) => number;
+  /** With `remote`: the server sorts by this column's key. */
+  serverSort?: boolean;
   width?: number | string;
   /** Kept in view at the right edge when the table scrolls sideways (the row actions). */
   sticky?: boolean;
@@ -41,6 +43,26 @@ export interface DataTableProps<T> {
   minWidth?: number;
   /** Page size choices; the first is the default. */
   pageSizes?: readonly number[];
+  /**
+   * The server sorts and pages: `rows` is the page to show, as it is; page, page size and sort changes go to
+   * `onChange` (see useRemotePaging).
+   */
+  remote?: RemotePaging;
+}
+
+export interface TableSort {
+  key: string;
+  desc: boolean;
+}
+
+export interface RemotePaging {
+  /** Rows that match on the server, on every page. */
+  total: number;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  sort: TableSort | null;
+  onChange: (next: { page: number; pageSize: number; sort: TableSort | null }) => void;
 }
 
 const PAGE_SIZES = [20, 50, 100] as const;
@@ -55,8 +77,9 @@ const STICKY_STYLE = {
 } as const;
 
 /**
- * A paginated table: only one page of rows is in the DOM, so thousands of rows stay cheap. Sorting and
- * selection work over all rows; the header checkbox selects the rows of the current page.
+ * A paginated table: only one page of rows is in the DOM. Either every row is given and the table sorts and pages
+ * them, or (`remote`) the server does and `rows` is the page. Selection keeps ids across pages; the header checkbox
+ * selects the rows of the current page.
  */
 export function DataTable<T>({
   rows,
@@ -72,25 +95,34 @@ export function DataTable<T>({
   retrying,
   minWidth = 900,
   pageSizes = PAGE_SIZES,
+  remote,
 }: DataTableProps<T>) {
   const { ta } = useAdminT();
-  const [sort, setSort] = useState(defaultSort ?? null);
-  const [requestedPage, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(pageSizes[0] ?? 20);
+  const [localSort, setLocalSort] = useState(defaultSort ?? null);
+  const [requestedPage, setLocalPage] = useState(1);
+  const [localPageSize, setLocalPageSize] = useState<number>(pageSizes[0] ?? 20);
+  const sort = remote ? remote.sort : localSort;
+  const pageSize = remote ? remote.pageSize : localPageSize;
 
   const sorted = useMemo(() => {
-    if (!sort) return rows;
-    const column = columns.find((c) => c.key === sort.key);
+    if (remote || !localSort) return rows;
+    const column = columns.find((c) => c.key === localSort.key);
     if (!column?.sort) return rows;
     const compare = column.sort;
     const list = [...rows].sort(compare);
-    return sort.desc ? list.reverse() : list;
-  }, [rows, columns, sort]);
+    return localSort.desc ? list.reverse() : list;
+  }, [rows, columns, localSort, remote]);
 
-  const pageCount = Math.max(1, Math.ceil(sorted.length / pageSize));
+  const total = remote ? remote.total : sorted.length;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
   // Fewer rows than before (a filter, a delete): show the last page there is.
-  const page = Math.min(requestedPage, pageCount);
-  const current = sorted.slice((page - 1) * pageSize, page * pageSize);
+  const page = Math.min(remote ? remote.page : requestedPage, pageCount);
+  const current = remote ? rows : sorted.slice((page - 1) * pageSize, page * pageSize);
+  const setPage = (next: number) =>
+    remote ? remote.onChange({ page: next, pageSize, sort }) : setLocalPage(next);
+  const setPageSize = (next: number) =>
+    remote ? remote.onChange({ page: 1, pageSize: next, sort }) : (setLocalPageSize(next), setLocalPage(1));
+  const sortable = (column: Column<T>) => (remote ? !!column.serverSort : !!column.sort);
 
   const selectable = !!selected && !!onSelectedChange;
   const pageIds = current.map(rowId);
@@ -114,8 +146,11 @@ export function DataTable<T>({
     onSelectedChange(next);
   };
 
-  const handleSort = (key: string) =>
-    setSort((old) => (old?.key === key ? { key, desc: !old.desc } : { key, desc: false }));
+  const handleSort = (key: string) => {
+    const next = sort?.key === key ? { key, desc: !sort.desc } : { key, desc: false };
+    if (remote) remote.onChange({ page: 1, pageSize, sort: next });
+    else setLocalSort(next);
+  };
 
   const failed = error !== undefined && error !== null;
   const loadError = failed && <LoadError error={error} onRetry={() => onRetry?.()} retrying={retrying} />;
@@ -154,7 +189,7 @@ export function DataTable<T>({
                   style={column.sticky ? STICKY_STYLE : undefined}
                   aria-sort={sort?.key === column.key ? (sort.desc ? 'descending' : 'ascending') : undefined}
                 >
-                  {column.sort ? (
+                  {sortable(column) ? (
                     <UnstyledButton onClick={() => handleSort(column.key)} fw={700} fz="sm">
                       {column.header}
                       {sort?.key === column.key ? (sort.desc ? ' ▼' : ' ▲') : ''}
@@ -206,7 +241,7 @@ export function DataTable<T>({
       </ScrollArea>
       <Group justify="space-between" mt="sm" wrap="wrap">
         <Text size="sm" c="dimmed">
-          {ta('table.summary', { count: rows.length, selected: selected?.size ?? 0 })}
+          {ta('table.summary', { count: total, selected: selected?.size ?? 0 })}
         </Text>
         <Group gap="sm">
           <Select
@@ -216,10 +251,7 @@ export function DataTable<T>({
             data={pageSizes.map(String)}
             value={String(pageSize)}
             allowDeselect={false}
-            onChange={(value) => {
-              setPageSize(Number(value ?? pageSizes[0]));
-              setPage(1);
-            }}
+            onChange={(value) => setPageSize(Number(value ?? pageSizes[0]))}
           />
           <Pagination total={pageCount} value={page} onChange={setPage} size="sm" />
         </Group>

@@ -10,29 +10,32 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import type { UserReadAdmin } from '@cc/contracts';
-import { useMemo, useState } from 'react';
+import type { UserReadAdmin, UserRef } from '@cc/contracts';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ChartIcon, DotsIcon, PencilIcon, PlusIcon } from '../../../components/icons';
+import type { UserFilter } from '../../../config/admin-paths';
 import { paths } from '../../../config/paths';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
 import { confirmAction } from '../shared/confirm';
 import { RefreshButton } from '../shared/refresh-button';
+import { useRemotePaging } from '../shared/use-remote-paging';
 import { DataTable } from '../shared/data-table';
 import type { Column, RowId } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
 import { useDeleteUser } from './api/delete-user';
 import { useGroups } from './api/groups';
-import { useUsers } from './api/get-users';
+import { getUserRefs, useUsers } from './api/get-users';
 import { useResetChatStatus } from './api/reset-chat-status';
 import { GroupManager } from './components/group-manager';
 import { LimitsSummary } from './components/limits-summary';
 import { UserBasicForm } from './components/user-basic-form';
 import { UserBulkBar } from './components/user-bulk-bar';
 import { UserSettingsForm } from './components/user-settings-form';
-import { chatStatusRank, isExpired, remainingScore } from './lib/limits';
+import { isExpired } from './lib/limits';
 
 type Editing =
   | { mode: 'create' }
@@ -42,35 +45,45 @@ type Editing =
 
 const STATUS_COLORS = { asking: 'blue', queueing: 'yellow', idling: 'gray', unknown: 'gray' } as const;
 
-function matches(user: UserReadAdmin, query: string): boolean {
-  const q = query.trim().toLowerCase();
-  if (!q) return true;
-  return [user.username, user.nickname, user.email, user.remark ?? '', String(user.id)].some((v) =>
-    v.toLowerCase().includes(q),
-  );
-}
-
 /** /admin/user: users with chat status, activity and limits; create, edit, settings, reset status, delete. */
 export function UserPage() {
   const { ta, t, language } = useAdminT();
-  const users = useUsers();
   const deleteUser = useDeleteUser();
   const resetStatus = useResetChatStatus();
   const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [selected, setSelected] = useState<Set<RowId>>(new Set());
+  /** Names of the users selected on other pages (or by "select all"), for the bulk actions. */
+  const [selectedRefs, setSelectedRefs] = useState<Map<number, UserRef>>(new Map());
   const groups = useGroups();
   const groupNames = new Map((groups.data ?? []).map((g) => [g.id, g.name]));
   /** A group id, 'none' (in no group), or null (any). */
   const [groupFilter, setGroupFilter] = useState<string | null>(null);
 
-  const rows = useMemo(
-    () =>
-      (users.data ?? []).filter(
-        (u) => matches(u, search) && (groupFilter === null || String(u.group_id ?? 'none') === groupFilter),
-      ),
-    [users.data, search, groupFilter],
-  );
+  // Searched, filtered, sorted and paged by the server.
+  const filter: UserFilter = {
+    q: q || undefined,
+    group: groupFilter === null ? undefined : groupFilter === 'none' ? 'none' : Number(groupFilter),
+  };
+  const paging = useRemotePaging(JSON.stringify(filter), { sort: { key: 'id', desc: false } });
+  const users = useUsers({ ...filter, ...paging.params });
+  const rows = users.data?.items ?? [];
+
+  const changeSelection = (next: Set<RowId>) => {
+    const refs = new Map<number, UserRef>();
+    for (const id of next) {
+      const ref = rows.find((u) => u.id === id) ?? selectedRefs.get(Number(id));
+      if (ref) refs.set(ref.id, { id: ref.id, username: ref.username, nickname: ref.nickname });
+    }
+    setSelectedRefs(refs);
+    setSelected(next);
+  };
+  const selectAllMatching = async () => {
+    const refs = await getUserRefs(filter);
+    setSelectedRefs(new Map(refs.map((r) => [r.id, r])));
+    setSelected(new Set(refs.map((r) => r.id)));
+  };
 
   const handleDelete = async (user: UserReadAdmin) => {
     const ok = await confirmAction({
@@ -93,11 +106,11 @@ export function UserPage() {
   // Expiry as of the list's last fetch (refetches move it on): render must not read the clock.
   const now = users.dataUpdatedAt;
   const columns: Column<UserReadAdmin>[] = [
-    { key: 'id', header: '#', render: (u) => u.id, sort: (a, b) => a.id - b.id, width: 60 },
+    { key: 'id', header: '#', render: (u) => u.id, serverSort: true, width: 60 },
     {
-      key: 'user',
+      key: 'username',
       header: ta('user.nicknameUsername'),
-      sort: (a, b) => a.username.localeCompare(b.username),
+      serverSort: true,
       render: (u) => (
         <div style={{ minWidth: 0 }}>
           <Group gap={4} wrap="nowrap">
@@ -136,8 +149,6 @@ export function UserPage() {
     {
       key: 'status',
       header: ta('user.chatStatus'),
-      sort: (a, b) =>
-        chatStatusRank(a.setting.openai_web_chat_status) - chatStatusRank(b.setting.openai_web_chat_status),
       render: (u) => {
         const expired =
           isExpired(u.setting.openai_web.valid_until, now) ||
@@ -157,9 +168,9 @@ export function UserPage() {
       },
     },
     {
-      key: 'active',
+      key: 'last_active',
       header: ta('user.lastActive'),
-      sort: (a, b) => (a.last_active_time ?? '').localeCompare(b.last_active_time ?? ''),
+      serverSort: true,
       render: (u) =>
         u.last_active_time ? (
           <Tooltip label={formatDateTime(u.last_active_time, language)}>
@@ -174,15 +185,13 @@ export function UserPage() {
     {
       key: 'limits',
       header: ta('user.limits'),
-      sort: (a, b) => remainingScore(a.setting) - remainingScore(b.setting),
       render: (u) => <LimitsSummary setting={u.setting} />,
     },
     {
       key: 'group',
       header: ta('user.groupAndRemark'),
       width: 160,
-      sort: (a, b) =>
-        (groupNames.get(a.group_id ?? 0) ?? '').localeCompare(groupNames.get(b.group_id ?? 0) ?? ''),
+      serverSort: true,
       // The group, and under it the remark: one column keeps the table within 1280 px.
       render: (u) => (
         <div style={{ minWidth: 0 }}>
@@ -288,15 +297,20 @@ export function UserPage() {
         </>
       }
     >
-      <UserBulkBar rows={rows} selected={selected} onSelectedChange={setSelected} />
+      <UserBulkBar
+        users={[...selectedRefs.values()]}
+        matching={users.data?.total ?? 0}
+        onSelectAll={selectAllMatching}
+        onSelectedChange={changeSelection}
+      />
       <DataTable
         label={t('admin.userTitle')}
         rows={rows}
         columns={columns}
         rowId={(u) => u.id}
         selected={selected}
-        onSelectedChange={setSelected}
-        defaultSort={{ key: 'id', desc: false }}
+        onSelectedChange={changeSelection}
+        remote={paging.remote(users.data?.total ?? 0)}
         minWidth={960}
         empty={users.isLoading ? ta('common.loading') : undefined}
         error={users.error}

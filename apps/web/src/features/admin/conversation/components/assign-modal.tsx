@@ -1,20 +1,18 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
-import type { UserReadAdmin } from '@cc/contracts';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useAdminT } from '../../shared/admin-i18n';
+import { UserPicker } from '../../user/components/user-picker';
 
 /** Picks the user to give the selected conversations to. */
 export function AssignModal({
   opened,
   count,
-  users,
   loading,
   onClose,
   onAssign,
 }: {
   opened: boolean;
   count: number;
-  users: readonly UserReadAdmin[];
   loading: boolean;
   onClose: () => void;
   onAssign: (username: string) => void;
@@ -36,17 +34,15 @@ export function AssignModal({
       >
         <Stack>
           <Text size="sm">{ta('conversation.assignHint')}</Text>
-          <Select
+          <UserPicker
             label={ta('conversation.assignTo')}
-            searchable
-            data={users.map((u) => ({ value: u.username, label: `${u.username} (${u.nickname})` }))}
+            valueKind="username"
             value={username}
             onChange={(v) => {
               setUsername(v);
               setError(null);
             }}
             error={error}
-            comboboxProps={{ withinPortal: true }}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -13,7 +13,6 @@ import { DataTable } from '../../shared/data-table';
 import type { Column } from '../../shared/data-table';
 import { numberProblem } from '../../shared/number-check';
 import { NumberField } from '../../shared/number-field';
-import { useUsers } from '../../user/api/get-users';
 import { useCompletionLogs } from '../api/get-completion-logs';
 import { RefreshButton } from '../../shared/refresh-button';
 
@@ -30,7 +29,6 @@ const OUTCOME_COLORS: Record<string, string> = {
 /** Ask log entries of a time range: who asked what model when, how long it queued and took, and the outcome. */
 export function CompletionLog() {
   const { ta, t, language } = useAdminT();
-  const users = useUsers();
   const [range, setRange] = useState<[string | null, string | null]>(() => [
     dayjs().subtract(7, 'day').format(PICKER),
     null,
@@ -46,7 +44,6 @@ export function CompletionLog() {
     [range, maxResults],
   );
   const logs = useCompletionLogs(query);
-  const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
   const preset = (days: number) => setRange([dayjs().subtract(days, 'day').format(PICKER), null]);
 
   const columns: Column<CompletionLogEntry>[] = [
@@ -66,18 +63,15 @@ export function CompletionLog() {
     {
       key: 'user',
       header: ta('common.user'),
-      render: (l) => {
-        const user = l.user_id === null ? undefined : usersById.get(l.user_id);
-        return user ? (
-          <Tooltip label={`${user.nickname}${user.remark ? ` (${user.remark})` : ''}`}>
-            <Text size="sm">{user.username}</Text>
-          </Tooltip>
+      sort: (a, b) => (a.username ?? '').localeCompare(b.username ?? ''),
+      render: (l) =>
+        l.username ? (
+          <Text size="sm">{l.username}</Text>
         ) : (
           <Text size="sm" c="dimmed">
-            {l.user_id ?? '—'}
+            {l.user_id === null ? '—' : `#${l.user_id}`}
           </Text>
-        );
-      },
+        ),
     },
     {
       key: 'conversation',

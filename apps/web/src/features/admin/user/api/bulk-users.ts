@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UserReadAdmin } from '@cc/contracts';
+import type { UserReadAdmin, UserRef } from '@cc/contracts';
 import { adminApiPaths } from '../../../../config/admin-paths';
 import { apiClient } from '../../../../lib/api-client';
 import { queryKeys } from '../../../../lib/query-keys';
@@ -17,8 +17,11 @@ export type BulkUserAction =
   | { kind: 'settings'; patch: BulkSettingsPatch }
   | { kind: 'group'; groupId: number | null };
 
-/** The request of one user (silent: the page shows the summary, not one toast per user). */
-export function bulkUserCall(action: BulkUserAction, user: UserReadAdmin): Promise<unknown> {
+/**
+ * The request of one user (silent: the page shows the summary, not one toast per user). Settings are applied to
+ * the user's settings as they are now (read first), not as a page showed them earlier.
+ */
+export async function bulkUserCall(action: BulkUserAction, user: Pick<UserRef, 'id'>): Promise<unknown> {
   const silent = true;
   switch (action.kind) {
     case 'activate':
@@ -33,18 +36,20 @@ export function bulkUserCall(action: BulkUserAction, user: UserReadAdmin): Promi
       return apiClient.delete(adminApiPaths.user(user.id), { silent });
     case 'group':
       return apiClient.patch(adminApiPaths.user(user.id), { body: { group_id: action.groupId }, silent });
-    case 'settings':
+    case 'settings': {
+      const current = await apiClient.get<UserReadAdmin>(adminApiPaths.user(user.id), { silent });
       return apiClient.patch(adminApiPaths.userSetting(user.id), {
-        body: applySettingsPatch(user.setting, action.patch),
+        body: applySettingsPatch(current.setting, action.patch),
         silent,
       });
+    }
   }
 }
 
 export function useBulkUsers(onProgress: (finished: number, total: number) => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, users }: { action: BulkUserAction; users: UserReadAdmin[] }) =>
+    mutationFn: ({ action, users }: { action: BulkUserAction; users: UserRef[] }) =>
       runBulk(users, (user) => bulkUserCall(action, user), { onProgress }),
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: adminKeys.users });

@@ -30,6 +30,15 @@ beforeEach(async () => {
         return Promise.resolve(envelope(200, 'common.success', [{ id: 4, name: 'Interns' }]));
       if (url === '/api/user/1' && init.method === 'PATCH')
         return Promise.resolve(envelope(409, 'errors.cannotDeactivateSelf', null));
+      const read = /^\/api\/user\/(\d+)$/.exec(url);
+      if (read && (init.method ?? 'GET') === 'GET')
+        return Promise.resolve(
+          envelope(
+            200,
+            'common.success',
+            users.find((u) => u.id === Number(read[1])),
+          ),
+        );
       return Promise.resolve(envelope(200, 'common.success', init.method === 'DELETE' ? null : {}));
     }),
   );
@@ -47,7 +56,14 @@ const users: UserReadAdmin[] = [
 
 function Harness({ initial }: { initial: RowId[] }) {
   const [selected, setSelected] = useState<Set<RowId>>(new Set(initial));
-  return <UserBulkBar rows={users} selected={selected} onSelectedChange={setSelected} />;
+  return (
+    <UserBulkBar
+      users={users.filter((u) => selected.has(u.id))}
+      matching={users.length}
+      onSelectAll={() => setSelected(new Set(users.map((u) => u.id)))}
+      onSelectedChange={setSelected}
+    />
+  );
 }
 
 function renderBar(initial: RowId[]) {
@@ -67,7 +83,7 @@ describe('UserBulkBar', () => {
     renderBar([2]);
     expect(screen.getByText('1 user(s) selected')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Select all 3 that match' }));
-    expect(screen.getByText('3 user(s) selected')).toBeTruthy();
+    expect(await screen.findByText('3 user(s) selected')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Deactivate' }));
 
     const summary = await screen.findByTestId('user-bulk-summary');
@@ -98,6 +114,10 @@ describe('UserBulkBar', () => {
     const summary = await screen.findByTestId('user-bulk-summary');
     expect(summary.textContent).toContain('Apply settings: 2 succeeded, 0 failed');
     expect(calls).toHaveLength(2);
+    // Each user's settings were read just before the change.
+    expect(vi.mocked(fetch).mock.calls.map(([url]) => url)).toEqual(
+      expect.arrayContaining(['/api/user/2', '/api/user/3']),
+    );
     for (const call of calls) {
       expect(call.method).toBe('PATCH');
       expect(call.url).toMatch(/^\/api\/user\/[23]\/setting$/);

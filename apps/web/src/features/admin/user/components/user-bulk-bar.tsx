@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, List, Progress, Text } from '@mantine/core';
-import type { UserReadAdmin } from '@cc/contracts';
+import type { UserRef } from '@cc/contracts';
 import { useState } from 'react';
 import { describeRequestError } from '../../../../lib/errors';
 import { useAdminT } from '../../shared/admin-i18n';
@@ -12,36 +12,39 @@ import { BulkSettingsModal } from './bulk-settings-modal';
 import { SetGroupModal } from './set-group-modal';
 
 export interface UserBulkBarProps {
-  /** The users the list shows (after the search). */
-  rows: readonly UserReadAdmin[];
-  selected: ReadonlySet<RowId>;
+  /** The selected users (of any page). */
+  users: readonly UserRef[];
+  /** How many users match the search and filters, on every page. */
+  matching: number;
+  /** Selects every user that matches (the page asks the server for them). */
+  onSelectAll: () => Promise<void> | void;
   onSelectedChange: (next: Set<RowId>) => void;
 }
 
 interface Summary {
   action: BulkUserAction['kind'];
-  result: BulkResult<UserReadAdmin>;
+  result: BulkResult<UserRef>;
 }
 
 /**
  * Bulk actions over the selected users: select all that match the search, activate, deactivate, reset chat
  * status, apply settings, delete; a progress bar while they run and a summary of what succeeded and failed.
  */
-export function UserBulkBar({ rows, selected, onSelectedChange }: UserBulkBarProps) {
+export function UserBulkBar({ users, matching, onSelectAll, onSelectedChange }: UserBulkBarProps) {
   const { ta, t } = useAdminT();
   const [progress, setProgress] = useState<{ finished: number; total: number } | null>(null);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [groupOpen, setGroupOpen] = useState(false);
   const bulk = useBulkUsers((finished, total) => setProgress({ finished, total }));
-  const users = rows.filter((u) => selected.has(u.id));
+  const [selectingAll, setSelectingAll] = useState(false);
 
   const run = async (action: BulkUserAction) => {
     setSettingsOpen(false);
     setGroupOpen(false);
     setSummary(null);
     setProgress({ finished: 0, total: users.length });
-    const result = await bulk.mutateAsync({ action, users });
+    const result = await bulk.mutateAsync({ action, users: [...users] });
     setProgress(null);
     setSummary({ action: action.kind, result });
     // Failed users stay selected, so the admin can retry them or look at them.
@@ -59,7 +62,15 @@ export function UserBulkBar({ rows, selected, onSelectedChange }: UserBulkBarPro
   };
 
   const busy = bulk.isPending;
-  const unselected = rows.length - users.length;
+  const unselected = matching - users.length;
+  const selectAll = async () => {
+    setSelectingAll(true);
+    try {
+      await onSelectAll();
+    } finally {
+      setSelectingAll(false);
+    }
+  };
   return (
     <>
       {(users.length > 0 || summary) && (
@@ -69,9 +80,10 @@ export function UserBulkBar({ rows, selected, onSelectedChange }: UserBulkBarPro
             <Anchor
               size="sm"
               component="button"
-              onClick={() => onSelectedChange(new Set(rows.map((u) => u.id)))}
+              disabled={selectingAll}
+              onClick={() => void selectAll().catch(() => undefined)}
             >
-              {ta('user.bulk.selectAll', { count: rows.length })}
+              {ta('user.bulk.selectAll', { count: matching })}
             </Anchor>
           )}
           {users.length > 0 && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminUser } from '../../shared/fixtures';
-import { chatStatusRank, formatRemaining, isExpired, remainingScore, summarizeLimits } from './limits';
+import { formatRemaining, isExpired, summarizeLimits } from './limits';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
@@ -38,29 +38,5 @@ describe('summarizeLimits', () => {
     expect(isExpired('2026-07-01T00:00:00Z', NOW)).toBe(false);
     expect(formatRemaining('unlimited', '∞')).toBe('∞');
     expect(formatRemaining(3, '∞')).toBe('3');
-  });
-});
-
-describe('remainingScore', () => {
-  it('counts the smaller of total and per-model sum; disallowed or expired sources count 0', () => {
-    const user = adminUser();
-    user.setting.openai_web.available_models = ['gpt_4'];
-    user.setting.openai_web.per_model_ask_count = { gpt_4: 5 };
-    user.setting.openai_web.total_ask_count = 100;
-    user.setting.openai_api.allow_to_use = false;
-    expect(remainingScore(user.setting, NOW)).toBe(5);
-    user.setting.openai_web.total_ask_count = 2;
-    expect(remainingScore(user.setting, NOW)).toBe(2);
-    user.setting.openai_web.valid_until = '2020-01-01T00:00:00Z';
-    expect(remainingScore(user.setting, NOW)).toBe(0);
-    user.setting.openai_api.allow_to_use = true;
-    user.setting.openai_api.total_ask_count = -1;
-    user.setting.openai_api.per_model_ask_count = {};
-    expect(remainingScore(user.setting, NOW)).toBe(Infinity);
-  });
-
-  it('ranks asking above queueing above idling', () => {
-    expect(chatStatusRank('asking')).toBeGreaterThan(chatStatusRank('queueing'));
-    expect(chatStatusRank('queueing')).toBeGreaterThan(chatStatusRank('idling'));
   });
 });

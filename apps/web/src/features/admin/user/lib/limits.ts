@@ -1,5 +1,5 @@
 import { SOURCES } from '@cc/contracts';
-import type { ChatSource, ShownChatStatus, UserSetting } from '@cc/contracts';
+import type { ChatSource, UserSetting } from '@cc/contracts';
 import { parseTime } from '../../../../lib/format';
 import { normalizeCount } from '../../../../lib/quota';
 import type { Remaining } from '../../../../lib/quota';
@@ -43,31 +43,6 @@ export function summarizeSource(setting: UserSetting, source: ChatSource, now = 
 /** Both sources, web first. */
 export function summarizeLimits(setting: UserSetting, now = Date.now()): SourceLimits[] {
   return SOURCES.map((source) => summarizeSource(setting, source, now));
-}
-
-/**
- * How many asks the user has left over both sources, for sorting: a source not allowed or expired counts 0;
- * otherwise the smaller of the total and the sum over the models (unlimited = Infinity).
- */
-export function remainingScore(setting: UserSetting, now = Date.now()): number {
-  let score = 0;
-  for (const limits of summarizeLimits(setting, now)) {
-    if (!limits.allowed || limits.expired) continue;
-    const total = limits.totalAsks === 'unlimited' ? Infinity : limits.totalAsks;
-    const models = limits.perModel.reduce(
-      (sum, m) => sum + (m.remaining === 'unlimited' ? Infinity : m.remaining),
-      0,
-    );
-    score += Math.min(total, models);
-  }
-  return score;
-}
-
-const STATUS_RANK: Record<ShownChatStatus, number> = { asking: 2, queueing: 1, unknown: 0, idling: 0 };
-
-/** Sort order of chat statuses: asking > queueing > idling (or unknown, while Redis is out). */
-export function chatStatusRank(status: ShownChatStatus): number {
-  return STATUS_RANK[status];
 }
 
 /** A count for display: a number, or the given word for unlimited. */
