@@ -68,20 +68,18 @@ export function conversationRepository(db: Executor) {
       else if (page.offset) q = q.limit(Number.MAX_SAFE_INTEGER).offset(page.offset);
       return q.execute();
     },
-    /** One page for the admin list, with the owner's username; ties by id. */
+    /** One page for the admin list, sorted (ties by id). */
     adminPage(
       filter: ConversationFilter,
       page: { sort: 'update_time' | 'create_time' | 'title'; desc: boolean; offset: number; limit: number },
-    ): Promise<(ConversationRow & { username: string | null })[]> {
+    ): Promise<ConversationRow[]> {
       const dir = page.desc ? 'desc' : 'asc';
       const sort =
         page.sort === 'title'
           ? sql`lower(coalesce(conversations.title, ''))`
           : sql.ref(`conversations.${page.sort}`);
       return filtered(filter)
-        .leftJoin('users', 'users.id', 'conversations.user_id')
         .selectAll('conversations')
-        .select('users.username')
         .orderBy(sort, dir)
         .orderBy('conversations.id', dir)
         .limit(page.limit)

@@ -50,11 +50,16 @@ export function userRepository(db: Executor) {
     /** One page of the users that match, sorted (ties by id). */
     page(filter: UserFilter, page: UserPage): Promise<UserRow[]> {
       const dir = page.desc ? 'desc' : 'asc';
-      let q = filtered(filter).leftJoin('user_groups', 'user_groups.id', 'users.group_id').selectAll('users');
-      if (page.sort === 'username') q = q.orderBy(sql`lower(users.username)`, dir);
       // Never active sorts as the oldest; no group before any group name.
-      else if (page.sort === 'last_active') q = q.orderBy(sql`coalesce(users.last_active_time, '')`, dir);
-      else if (page.sort === 'group') q = q.orderBy(sql`coalesce(user_groups.name, '')`, dir);
+      const order =
+        page.sort === 'username'
+          ? sql`lower(users.username)`
+          : page.sort === 'last_active'
+            ? sql`coalesce(users.last_active_time, '')`
+            : page.sort === 'group'
+              ? sql`coalesce((select name from user_groups where user_groups.id = users.group_id), '')`
+              : sql`users.id`;
+      const q = filtered(filter).selectAll('users').orderBy(order, dir);
       return q.orderBy('users.id', dir).limit(page.limit).offset(page.offset).execute();
     },
     async countMatching(filter: UserFilter): Promise<number> {
@@ -70,6 +75,16 @@ export function userRepository(db: Executor) {
         .orderBy('users.id')
         .limit(limit)
         .execute();
+    },
+    /** Usernames of the given users (a page's owners), by id. */
+    async usernames(ids: readonly number[]): Promise<Map<number, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('users')
+        .select(['id', 'username'])
+        .where('id', 'in', [...ids])
+        .execute();
+      return new Map(rows.map((r) => [r.id, r.username]));
     },
     findById(id: number): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

@@ -313,7 +313,18 @@ export async function listConversationsPage(
     limit: query.limit,
   });
   const whole = query.offset === 0 && rows.length < query.limit;
-  return { rows, total: whole ? rows.length : await repo.countMatching(filter) };
+  const owners = [...new Set(rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])))];
+  const [names, total] = await Promise.all([
+    userRepository(ctx.dbHandle.db).usernames(owners),
+    whole ? rows.length : repo.countMatching(filter),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      username: row.user_id === null ? null : (names.get(row.user_id) ?? null),
+    })),
+    total,
+  };
 }
 
 /**
