@@ -6,7 +6,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = [
   ['cold start (npm start → /api/healthz)', [process.execPath, 'bench/cold-start.mjs']],
-  ['relay (server)', [process.execPath, '--import', 'tsx', 'bench/relay.ts']],
+  ['relay vs direct reads (200 … 2,000 streams)', [process.execPath, 'bench/relay.mjs']],
+  [
+    'admin lists (10,000 users, 100,000 conversations)',
+    [process.execPath, '--import', 'tsx', 'bench/admin-lists.ts'],
+  ],
   ['conversation search (SQLite, PostgreSQL)', [process.execPath, '--import', 'tsx', 'bench/search.ts']],
   ['long conversation (web, Chromium)', [process.execPath, 'bench/long-conversation.mjs']],
   [

@@ -92,7 +92,7 @@ export const OpenaiApiConfig = z.object({
     .default({ ...DEFAULT_API_MODEL_CODES })
     .transform((m) => ({ ...DEFAULT_API_MODEL_CODES, ...m })),
   /** Answers streamed at once per upstream server of this source. */
-  max_completion_concurrency: z.number().int().min(1).max(256).default(8),
+  max_completion_concurrency: z.number().int().min(1).max(4096).default(8),
   /**
    * Users' own API addresses may reach loopback, link-local and private networks (false: public addresses only,
    * so that no address a user types turns the server into a probe of its own network).

@@ -1,0 +1,469 @@
+// Relay benchmark: the product against a client reading the same upstream directly, in one run.
+//
+// Three kinds of process: the upstream emulator (OpenAI-style SSE: 100 chunks of 8 characters at 20 a second after
+// 200 ms), the compiled server (SQLite in a fresh data dir, limits lifted), and this process as the clients. Users
+// get their own sessions (a real login each). At each level N (200, 500, 1,000, 2,000) N users ask through
+// /api/chat while N direct reads of the upstream run at the same time, first all at once, then spread over 3 s.
+// Measured per run: time to first token (relay ÷ direct, p50 and p99), how late chunks arrive against their own
+// stream's schedule (p99, relay minus direct), the server's event-loop delay p99 (its /metrics), failed connections,
+// the server's peak RSS, and the clients' own event-loop delay (a busy client makes every number worse). Then the
+// bytes on the wire per byte of answer in each frame mode (delta = our web client).
+//
+// Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread]`. Prints a table and saves
+// bench/results/relay.json (and relay-<label>.json with `--label X`).
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { hash } from '@node-rs/argon2';
+import { Agent, request } from 'undici';
+import WebSocket from 'ws';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({
+  options: {
+    levels: { type: 'string', default: '200,500,1000,2000' },
+    modes: { type: 'string', default: 'burst,spread' },
+    label: { type: 'string' },
+    'bytes-asks': { type: 'string', default: '100' },
+    'skip-build': { type: 'boolean', default: false },
+  },
+});
+const LEVELS = args.levels.split(',').map(Number);
+const MODES = args.modes.split(',');
+const CHUNK_CHARS = 8;
+const CHUNKS_PER_SECOND = 20;
+const FIRST_TOKEN_MS = 200;
+const SPREAD_MS = 3000;
+const WORDS = 130; // ≈ 100 chunks of 8 characters
+const PROMPT = `#long ${WORDS}`;
+const ADMIN_PASSWORD = 'bench-admin-pass-1';
+const USERS = Math.max(...LEVELS, Number(args['bytes-asks']));
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+const quantile = (values, q) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const round = (n, d = 1) => (Number.isFinite(n) ? +n.toFixed(d) : null);
+
+async function waitUntil(what, check, ms = 60_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await wait(100);
+  }
+}
+
+// ---------- processes ----------
+if (!args['skip-build']) {
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+const children = [];
+process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+const emulatorPort = await freePort();
+const emulator = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    path.join(root, 'packages/upstream-emulator/src/cli.ts'),
+    '--port',
+    String(emulatorPort),
+    '--latency',
+    String(FIRST_TOKEN_MS),
+    '--chunk-size',
+    String(CHUNK_CHARS),
+    '--tps',
+    String((CHUNK_CHARS / 4) * CHUNKS_PER_SECOND),
+  ],
+  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+);
+children.push(emulator);
+const upstream = `http://127.0.0.1:${emulatorPort}`;
+await waitUntil('the emulator', async () => (await fetch(`${upstream}/__control/knobs`)).ok);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cc-bench-relay-'));
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+writeFileSync(
+  path.join(dataDir, 'config.yaml'),
+  [
+    'openai_api:',
+    `  openai_base_url: "${upstream}/v1"`,
+    '  max_completion_concurrency: 4096',
+    '  read_timeout: 120',
+    '  custom_api_private_networks: true',
+    '',
+  ].join('\n'),
+);
+const serverPort = await freePort();
+const metricsToken = randomUUID();
+const secretKey = randomBytes(32).toString('hex');
+const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  cwd: root,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    CC_HOST: '127.0.0.1',
+    CC_PORT: String(serverPort),
+    CC_DATA_DIR: dataDir,
+    CC_INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    CC_METRICS_TOKEN: metricsToken,
+    CC_SECRET_KEY: secretKey,
+    CC_LOG_LEVEL: 'WARNING',
+    CC_DATABASE_URL: '',
+    CC_REDIS_URL: '',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+children.push(server);
+const base = `http://127.0.0.1:${serverPort}`;
+await waitUntil('the server', async () => (await fetch(`${base}/api/readyz`)).status === 200);
+
+// ---------- users, each with a session of their own (written as a login writes it: HMAC of the cookie token under
+// the session key the server derives from CC_SECRET_KEY), with the admin's settings (unlimited) ----------
+const sessionKey = Buffer.from(hkdfSync('sha256', secretKey, 'chat-commons', 'session-key', 32)).toString(
+  'hex',
+);
+const cookies = [];
+{
+  const db = new Database(path.join(dataDir, 'database.db'));
+  db.pragma('busy_timeout = 10000');
+  const hashed = await hash('bench-user-pass-1', { memoryCost: 8, timeCost: 1, parallelism: 1 });
+  const settings = db.prepare('select * from user_settings where user_id = 1').get();
+  const counters = db.prepare('select * from quota_counters where user_id = 1').all();
+  const now = new Date();
+  const iso = now.toISOString();
+  const expires = new Date(now.getTime() + 86_400_000).toISOString();
+  const addUser = db.prepare(
+    `insert into users (username, nickname, email, hashed_password, is_active, is_superuser, is_verified,
+       create_time, update_time) values (?, ?, ?, ?, 1, 0, 0, ?, ?)`,
+  );
+  const addSettings = db.prepare(
+    'insert into user_settings (user_id, credits, openai_web, openai_api, update_time) values (?, -1, ?, ?, ?)',
+  );
+  const addCounter = db.prepare(
+    'insert into quota_counters (user_id, source, model, remaining) values (?, ?, ?, ?)',
+  );
+  const addSession = db.prepare(
+    `insert into sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent, ip)
+       values (?, ?, ?, ?, ?, 'bench', '127.0.0.1')`,
+  );
+  db.transaction(() => {
+    for (let i = 0; i < USERS; i++) {
+      const id = Number(
+        addUser.run(`bench${i}`, `Bench ${i}`, `bench${i}@example.com`, hashed, iso, iso).lastInsertRowid,
+      );
+      addSettings.run(id, settings.openai_web, settings.openai_api, iso);
+      for (const c of counters) addCounter.run(id, c.source, c.model, c.remaining);
+      const token = randomBytes(32).toString('base64url');
+      addSession.run(createHmac('sha256', sessionKey).update(token).digest('hex'), id, iso, expires, iso);
+      cookies.push(`cc_session=${token}`);
+    }
+  })();
+  db.close();
+}
+// One real login checks that the sessions above are what the server expects.
+{
+  const res = await fetch(`${base}/api/user/me`, { headers: { cookie: cookies[0] } });
+  if (res.status !== 200) throw new Error(`a bench session is refused: ${res.status} ${await res.text()}`);
+}
+
+// ---------- measuring ----------
+const serverRss = { peak: 0 };
+const rssSampler = setInterval(() => {
+  try {
+    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    serverRss.peak = Math.max(serverRss.peak, kb * 1024);
+  } catch {
+    // the process is gone
+  }
+}, 100);
+
+/** The server's event-loop delay p99 since the last scrape (prom-client resets it on each scrape), ms. */
+async function serverLoopP99() {
+  const text = await (
+    await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+  ).text();
+  const line = text.split('\n').find((l) => l.startsWith('nodejs_eventloop_lag_p99_seconds'));
+  return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+}
+
+/** Arrival times (ms, performance.now) of each chunk boundary of a stream's text, by cumulative length. */
+class Arrivals {
+  constructor() {
+    this.length = 0;
+    this.times = []; // times[i] = when chunk i (characters [8i, 8i+8)) had fully arrived
+  }
+  grow(text, now) {
+    this.length += text.length;
+    while ((this.times.length + 1) * CHUNK_CHARS <= this.length) this.times.push(now);
+  }
+  end(now) {
+    if (this.length > this.times.length * CHUNK_CHARS) this.times.push(now);
+  }
+  /** How late each chunk after the first is against its own stream's schedule (first chunk + i × 50 ms), ms. */
+  lateness() {
+    const interval = 1000 / CHUNKS_PER_SECOND;
+    return this.times.slice(1).map((t, i) => Math.max(0, t - this.times[0] - (i + 1) * interval));
+  }
+}
+
+const directAgent = new Agent({ connections: 10_000, pipelining: 0, keepAliveTimeout: 30_000 });
+
+/** One direct read of the upstream: time to first content, chunk arrivals. */
+async function direct(startAt) {
+  await wait(Math.max(0, startAt - performance.now()));
+  const began = performance.now();
+  const arrivals = new Arrivals();
+  let first = NaN;
+  try {
+    const res = await request(`${upstream}/v1/chat/completions`, {
+      method: 'POST',
+      dispatcher: directAgent,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-3.5-turbo',
+        stream: true,
+        messages: [{ role: 'user', content: PROMPT }],
+      }),
+    });
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+    let buffer = '';
+    for await (const chunk of res.body) {
+      const now = performance.now();
+      buffer += chunk.toString('utf8');
+      let cut;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = event.startsWith('data: ') ? event.slice(6) : '';
+        if (!data || data === '[DONE]') continue;
+        const text = JSON.parse(data).choices?.[0]?.delta?.content ?? '';
+        if (text) {
+          if (Number.isNaN(first)) first = now - began;
+          arrivals.grow(text, now);
+        }
+      }
+    }
+    arrivals.end(performance.now());
+    return { ok: true, ttft: first, lateness: arrivals.lateness() };
+  } catch (error) {
+    return { ok: false, error: String(error) };
+  }
+}
+
+/** One ask through the product: time to first content, chunk arrivals, wire bytes and answer bytes. */
+function relay(cookie, startAt, mode) {
+  return new Promise((resolve) => {
+    setTimeout(
+      () => {
+        const began = performance.now();
+        const arrivals = new Arrivals();
+        let first = NaN;
+        let text = '';
+        let openedBytes = 0;
+        let settled = false;
+        const finish = (result) => {
+          if (settled) return;
+          settled = true;
+          resolve(result);
+        };
+        const ws = new WebSocket(`${base.replace('http', 'ws')}/api/chat`, {
+          headers: { cookie, origin: base },
+          perMessageDeflate: true,
+        });
+        ws.on('open', () => {
+          openedBytes = ws._socket.bytesRead;
+          ws.send(
+            JSON.stringify({
+              source: 'openai_api',
+              model: 'gpt_3_5',
+              new_conversation: true,
+              text_content: PROMPT,
+              stream_mode: mode,
+              ask_id: randomUUID(),
+            }),
+          );
+        });
+        ws.on('message', (data) => {
+          const now = performance.now();
+          for (const frame of decodeFrames(data.toString('utf8'))) {
+            let grown = '';
+            if (frame.delta) grown = frame.delta.append ?? '';
+            else if (frame.append !== undefined) grown = frame.append;
+            else if (frame.message && (frame.message.role ?? frame.message.author?.role) === 'assistant') {
+              const content = frame.message.content ?? {};
+              const full = content.text ?? (content.parts ?? []).join('');
+              grown = full.length > text.length ? full.slice(text.length) : '';
+            }
+            if (grown) {
+              if (Number.isNaN(first)) first = now - began;
+              text += grown;
+              arrivals.grow(grown, now);
+            }
+          }
+        });
+        ws.on('close', (code) => {
+          arrivals.end(performance.now());
+          const wire = ws._socket ? ws._socket.bytesRead - openedBytes : 0;
+          if (code !== 1000) finish({ ok: false, error: `closed ${code}` });
+          else
+            finish({
+              ok: true,
+              ttft: first,
+              lateness: arrivals.lateness(),
+              wireBytes: wire,
+              answerBytes: Buffer.byteLength(text),
+            });
+        });
+        ws.on('error', (error) => finish({ ok: false, error: String(error) }));
+      },
+      Math.max(0, startAt - performance.now()),
+    );
+  });
+}
+
+/** A websocket message may hold one frame or several (a JSON array). */
+function decodeFrames(data) {
+  const parsed = JSON.parse(data);
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+async function level(n, pattern) {
+  const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+  serverRss.peak = 0;
+  await serverLoopP99(); // resets the server's histogram
+  clientLoop.enable();
+  const t0 = performance.now() + 100;
+  const at = (i) => t0 + (pattern === 'spread' ? (i / n) * SPREAD_MS : 0);
+  const [relays, directs] = await Promise.all([
+    Promise.all(cookies.slice(0, n).map((cookie, i) => relay(cookie, at(i), 'delta'))),
+    Promise.all(Array.from({ length: n }, (_, i) => direct(at(i)))),
+  ]);
+  clientLoop.disable();
+  const serverLoop = await serverLoopP99();
+  const good = (list) => list.filter((r) => r.ok);
+  const ttft = (list) =>
+    good(list)
+      .map((r) => r.ttft)
+      .filter(Number.isFinite);
+  const late = (list) => good(list).flatMap((r) => r.lateness);
+  const relayTtft = ttft(relays);
+  const directTtft = ttft(directs);
+  const failed = (list) => list.filter((r) => !r.ok);
+  const errors = [...failed(relays), ...failed(directs)].map((r) => r.error);
+  return {
+    streams: n,
+    pattern,
+    ttft_relay_p50_ms: round(quantile(relayTtft, 0.5)),
+    ttft_direct_p50_ms: round(quantile(directTtft, 0.5)),
+    ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
+    ttft_relay_p99_ms: round(quantile(relayTtft, 0.99)),
+    ttft_direct_p99_ms: round(quantile(directTtft, 0.99)),
+    ttft_ratio_p99: round(quantile(relayTtft, 0.99) / quantile(directTtft, 0.99), 2),
+    late_relay_p99_ms: round(quantile(late(relays), 0.99)),
+    late_direct_p99_ms: round(quantile(late(directs), 0.99)),
+    added_delay_p99_ms: round(quantile(late(relays), 0.99) - quantile(late(directs), 0.99)),
+    server_loop_p99_ms: round(serverLoop),
+    client_loop_p99_ms: round(clientLoop.percentile(99) / 1e6),
+    failed_relay: failed(relays).length,
+    failed_direct: failed(directs).length,
+    first_errors: [...new Set(errors)].slice(0, 3),
+    server_peak_rss_mb: round(serverRss.peak / 1e6, 0),
+  };
+}
+
+async function bytesPerAnswerByte(mode, n) {
+  const results = await Promise.all(
+    cookies.slice(0, n).map((cookie) => relay(cookie, performance.now(), mode)),
+  );
+  const ok = results.filter((r) => r.ok);
+  const wire = ok.reduce((s, r) => s + r.wireBytes, 0);
+  const answer = ok.reduce((s, r) => s + r.answerBytes, 0);
+  return {
+    mode,
+    asks: ok.length,
+    wire_bytes: wire,
+    answer_bytes: answer,
+    bytes_per_answer_byte: round(wire / answer, 2),
+  };
+}
+
+const runs = [];
+for (const n of LEVELS) {
+  for (const pattern of MODES) {
+    const result = await level(n, pattern);
+    runs.push(result);
+    console.log(JSON.stringify(result));
+    await wait(1000);
+  }
+}
+const bytes = [];
+for (const mode of ['full', 'delta']) bytes.push(await bytesPerAnswerByte(mode, Number(args['bytes-asks'])));
+clearInterval(rssSampler);
+
+console.log(
+  `\nrelay vs direct: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}; ` +
+    `upstream: ${CHUNKS_PER_SECOND} chunks/s of ${CHUNK_CHARS} chars after ${FIRST_TOKEN_MS} ms`,
+);
+console.table(
+  runs.map((r) => ({
+    streams: r.streams,
+    pattern: r.pattern,
+    'ttft ÷ p50': r.ttft_ratio_p50,
+    'ttft ÷ p99': r.ttft_ratio_p99,
+    'ttft relay p50': r.ttft_relay_p50_ms,
+    'added delay p99': r.added_delay_p99_ms,
+    'server loop p99': r.server_loop_p99_ms,
+    'client loop p99': r.client_loop_p99_ms,
+    failed: r.failed_relay + r.failed_direct,
+    'server RSS MB': r.server_peak_rss_mb,
+  })),
+);
+console.table(bytes);
+const out = path.join(root, 'bench/results');
+mkdirSync(out, { recursive: true });
+const report = {
+  date: new Date().toISOString(),
+  machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load: os.loadavg() },
+  upstream: {
+    chunk_chars: CHUNK_CHARS,
+    chunks_per_second: CHUNKS_PER_SECOND,
+    first_token_ms: FIRST_TOKEN_MS,
+    words: WORDS,
+  },
+  runs,
+  bytes,
+};
+writeFileSync(
+  path.join(out, args.label ? `relay-${args.label}.json` : 'relay.json'),
+  JSON.stringify(report, null, 2),
+);
+console.log(`saved bench/results/${args.label ? `relay-${args.label}.json` : 'relay.json'}`);
+process.exit(0);
