@@ -13,6 +13,7 @@ interface Seed {
   model: string;
   /** Last update. */
   time: Date;
+  pinned?: boolean;
 }
 
 /** Conversations of a user, written straight into the database (their times are in the past). */
@@ -21,12 +22,12 @@ function seed(userId: number, conversations: Seed[]): void {
   try {
     const insert = db.prepare(
       `insert into conversations (conversation_id, source, title, user_id, is_valid, is_public, current_model,
-         create_time, update_time) values (?, ?, ?, ?, 1, 0, ?, ?, ?)`,
+         create_time, update_time, pinned_at) values (?, ?, ?, ?, 1, 0, ?, ?, ?, ?)`,
     );
     db.transaction(() => {
       for (const c of conversations) {
         const time = c.time.toISOString();
-        insert.run(randomUUID(), c.source, c.title, userId, c.model, time, time);
+        insert.run(randomUUID(), c.source, c.title, userId, c.model, time, time, c.pinned ? time : null);
       }
     })();
   } finally {
@@ -49,6 +50,16 @@ const section = (page: Page, name: string) =>
   page.getByTestId('conversation-list').getByRole('region', { name, exact: true });
 const row = (page: Page, title: string) =>
   page.getByTestId('conversation-list').getByRole('listitem').filter({ hasText: title });
+
+/** Scrolls the list to its end until the conversation titled `title` has loaded. */
+async function scrollUntil(page: Page, title: string): Promise<void> {
+  const rows = page.locator('[data-conversation-id]');
+  await expect(async () => {
+    await rows.last().scrollIntoViewIfNeeded();
+    await expect(row(page, title)).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  await row(page, title).scrollIntoViewIfNeeded();
+}
 
 test('the list groups by date, shows each model, and keeps a pinned conversation on top across reloads', async ({
   page,
@@ -133,15 +144,32 @@ test('a long list loads more as it is scrolled', async ({ page, baseURL }) => {
   const last = row(page, 'Long list 300');
   await expect(last).toHaveCount(0);
   // Scroll the list to its end until the last conversation has loaded.
-  await expect(async () => {
-    await rows.last().scrollIntoViewIfNeeded();
-    await expect(last).toHaveCount(1, { timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+  await scrollUntil(page, 'Long list 300');
   await expect(rows).toHaveCount(300);
-  await last.scrollIntoViewIfNeeded();
   await expect(last).toBeInViewport();
   // Each once, in order (newest first).
   const titles = await rows.allTextContents();
   expect(titles.map((t) => t.match(/Long list \d+/)?.[0])).toEqual(conversations.map((c) => c.title));
   await expect(page.getByTestId('load-more-conversations')).toHaveCount(0);
+});
+
+test('a 51st pin is refused with the reason, and the list stays as it was', async ({ page, baseURL }) => {
+  const now = Date.now();
+  await userWith(page, baseURL!, 'pinner', [
+    ...Array.from({ length: 50 }, (_, i) => ({
+      title: `Pinned ${i + 1}`,
+      source: 'openai_api' as const,
+      model: 'gpt_3_5',
+      time: new Date(now - (i + 1) * 60_000),
+      pinned: true,
+    })),
+    { title: 'One more', source: 'openai_api', model: 'gpt_3_5', time: new Date(now) },
+  ]);
+  // The 50 pinned fill the first page; the unpinned one comes after them.
+  await expect(section(page, 'Pinned').getByRole('listitem')).toHaveCount(50);
+  await scrollUntil(page, 'One more');
+  await page.getByRole('button', { name: 'Actions for One more' }).click();
+  await page.getByRole('menuitem', { name: 'Pin', exact: true }).click();
+  await expect(page.getByText('You can pin at most 50 conversations: unpin one first')).toBeVisible();
+  await expect(section(page, 'Today').getByRole('listitem')).toHaveText(['One more']);
 });
