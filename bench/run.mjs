@@ -14,6 +14,10 @@ const runs = [
   ['conversation search (SQLite, PostgreSQL)', [process.execPath, '--import', 'tsx', 'bench/search.ts']],
   ['long conversation (web, Chromium)', [process.execPath, 'bench/long-conversation.mjs']],
   [
+    'conversation list, 1,000 conversations (web, Chromium)',
+    [process.execPath, 'bench/conversation-list.mjs'],
+  ],
+  [
     'statistics (1,000,000 rows, SQLite and PostgreSQL)',
     [process.execPath, '--import', 'tsx', 'bench/stats.ts'],
   ],

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
 
@@ -47,4 +51,42 @@ export async function send(page: Page, text: string): Promise<void> {
 /** The last message row of the list. */
 export function lastRow(page: Page) {
   return page.locator('[data-testid=message-list] article').last();
+}
+
+/**
+ * The running server's SQLite database (serve.mjs names its data dir), for seeding what the UI cannot make, such
+ * as conversations last updated days ago. Close it when done.
+ */
+export function e2eDatabase(): Database.Database {
+  const port = process.env.E2E_PORT ?? '8123';
+  const { dataDir } = JSON.parse(readFileSync(path.join(os.tmpdir(), `cc-e2e-${port}.json`), 'utf8')) as {
+    dataDir: string;
+  };
+  const db = new Database(path.join(dataDir, 'database.db'));
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** The admin (logged in on `page`) registers a user; returns the new user's id. */
+export async function registerUser(
+  page: Page,
+  baseURL: string,
+  user: { username: string; password: string },
+): Promise<number> {
+  const session = (await page.context().cookies()).find((c) => c.name === 'cc_session')!;
+  const created = await page.request.post('/api/auth/register', {
+    headers: { cookie: `cc_session=${session.value}`, origin: new URL(baseURL).origin },
+    data: { ...user, nickname: user.username, email: `${user.username}@example.com` },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { result: { id: number } }).result.id;
+}
+
+/** Logs `page` in as a user other than the admin. */
+export async function loginAs(page: Page, user: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
 }

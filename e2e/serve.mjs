@@ -3,7 +3,7 @@
 // compiled server, as `npm start` does, on CC_PORT (8123) with a fresh temporary data dir and a known admin password. With no upstream
 // credentials configured the server runs its in-process upstream emulator ("demo mode").
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,9 @@ const serverBuilt = spawnSync(process.execPath, [path.join(root, 'scripts/build-
 if (serverBuilt.status !== 0) process.exit(serverBuilt.status ?? 1);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cc-e2e-'));
+// Where this run keeps its data, for specs that seed the database directly (helpers.ts `e2eDatabase`).
+const pointer = path.join(os.tmpdir(), `cc-e2e-${process.env.CC_PORT ?? '8123'}.json`);
+writeFileSync(pointer, JSON.stringify({ dataDir }));
 const env = {
   ...process.env,
   CC_HOST: '127.0.0.1',
@@ -50,6 +53,7 @@ const server = spawn(
 const cleanup = () => {
   try {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(pointer, { force: true });
   } catch {
     // best effort
   }

@@ -13,10 +13,34 @@ export const ConversationRead = z.object({
   current_model: z.string().nullable(),
   create_time: z.string(),
   update_time: z.string(),
+  /** When its owner pinned it (pinned ones are listed first); null when not pinned. */
+  pinned_at: z.string().nullable(),
   /** The owner's username (admin list only). */
   username: z.string().nullable().optional(),
 });
 export type ConversationRead = z.infer<typeof ConversationRead>;
+
+/** A user pins at most this many conversations. */
+export const MAX_PINNED_CONVERSATIONS = 50;
+/** Largest page of `GET /api/conv`. */
+export const MAX_OWN_LIST_PAGE = 200;
+
+/**
+ * `GET /api/conv`: the user's own valid conversations, pinned ones first, then by last update, newest first (ties
+ * by id). Without `limit` every one comes back (the original behaviour); with it, one page. The next page starts
+ * after the last conversation of this one: pass its `conversation_id` as `after`. A page shorter than `limit` is
+ * the last.
+ */
+export const OwnListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_OWN_LIST_PAGE).optional(),
+  /** The last conversation of the previous page. */
+  after: z.string().uuid().optional(),
+});
+export type OwnListQuery = z.infer<typeof OwnListQuery>;
+
+/** `PUT /api/conv/{conversation_id}/pin` (owner only). */
+export const PinUpdate = z.object({ pinned: z.boolean() });
+export type PinUpdate = z.infer<typeof PinUpdate>;
 
 export const ConversationIdParams = z.object({ conversation_id: z.string().uuid() });
 export const RenameQuery = z.object({ title: z.string().max(256) });

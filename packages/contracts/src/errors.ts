@@ -47,6 +47,8 @@ export const ERRORS = {
     status: 409,
     message: 'errors.conversationTitleAlreadyGenerated',
   },
+  /** params `{max}`: a user pins at most `max` conversations. */
+  tooManyPinnedConversations: { code: 409, status: 409, message: 'errors.tooManyPinnedConversations' },
   missingMessageContent: { code: 422, status: 422, message: 'errors.missingMessageContent' },
   missingConversationId: { code: 422, status: 422, message: 'errors.missingConversationId' },
   failedToGetReply: { code: 502, status: 502, message: 'errors.failedToGetReply' },

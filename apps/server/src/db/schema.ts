@@ -116,6 +116,8 @@ export interface ConversationsTable {
   plugin_ids: string | null;
   create_time: string;
   update_time: string;
+  /** When the owner pinned it (UTC ISO); null when not pinned. */
+  pinned_at: string | null;
 }
 
 export interface MessagesTable {

@@ -259,7 +259,15 @@ const cases = (): Case[] => [
   { method: 'POST', url: '/api/user/{owner}/reset-chat-status', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'DELETE', url: '/api/user/{victim}', expect: { ...DENY_ADMIN, superuser: 200 } },
   { method: 'GET', url: '/api/conv', expect: { anonymous: 10401, owner: 200, other: 200, superuser: 200 } },
+  { method: 'GET', url: '/api/conv?limit=10', expect: ANY_USER },
   { method: 'GET', url: '/api/conv/all', expect: { ...DENY_ADMIN, superuser: 200 } },
+  // The owner's own list arrangement: not even a superuser pins for them.
+  {
+    method: 'PUT',
+    url: '/api/conv/{conv}/pin',
+    payload: () => ({ pinned: true }),
+    expect: { anonymous: 10401, owner: 200, other: 10403, superuser: 10403 },
+  },
   { method: 'GET', url: '/api/conv/{conv}', expect: OWNER_ONLY },
   { method: 'PATCH', url: '/api/conv/{conv}?title=Renamed', expect: OWNER_ONLY },
   { method: 'PATCH', url: '/api/conv/{conv}/gen_title?message_id=x', expect: OWNER_ONLY },

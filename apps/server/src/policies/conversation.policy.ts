@@ -4,3 +4,8 @@ import type { ConversationRow, UserRow } from '../db/schema';
 export function canAccessConversation(actor: UserRow, conversation: ConversationRow): boolean {
   return actor.is_superuser === 1 || conversation.user_id === actor.id;
 }
+
+/** Only the owner arranges their own list (pins): a superuser's access to every conversation does not extend to it. */
+export function canPinConversation(actor: UserRow, conversation: ConversationRow): boolean {
+  return conversation.user_id === actor.id;
+}

@@ -16,6 +16,7 @@ export function presentConversation(row: ConversationRow): ConversationRead {
     current_model: row.current_model,
     create_time: row.create_time,
     update_time: row.update_time,
+    pinned_at: row.pinned_at,
   };
 }
 

@@ -86,6 +86,76 @@ export function conversationRepository(db: Executor) {
         .offset(page.offset)
         .execute();
     },
+    /**
+     * One page of an owner's valid conversations: pinned first, then by last update, newest first, ties by id. The
+     * page starts after `after` (the previous page's last row), keyset-style, so later pages cost the same as the
+     * first and a conversation updated meanwhile is not skipped by shifting offsets.
+     */
+    listOwnPage(
+      userId: number,
+      limit: number,
+      after?: Pick<ConversationRow, 'pinned_at' | 'update_time' | 'id'>,
+    ): Promise<ConversationRow[]> {
+      const pinned = sql<number>`case when pinned_at is null then 0 else 1 end`;
+      let q = db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('is_valid', '=', 1);
+      if (after) {
+        const afterPinned = after.pinned_at === null ? 0 : 1;
+        q = q.where((eb) =>
+          eb.or([
+            eb(pinned, '<', afterPinned),
+            eb.and([
+              eb(pinned, '=', afterPinned),
+              eb.or([
+                eb('update_time', '<', after.update_time),
+                eb.and([eb('update_time', '=', after.update_time), eb('id', '<', after.id)]),
+              ]),
+            ]),
+          ]),
+        );
+      }
+      return q
+        .orderBy(pinned, 'desc')
+        .orderBy('update_time', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+    /**
+     * Pins an owner's conversation unless they already have `max` pinned (an already pinned one stays as it is).
+     * Undefined when the cap stopped it. The count and the update are one statement.
+     */
+    pinIfUnderLimit(
+      conversationId: string,
+      userId: number,
+      max: number,
+      now: string,
+    ): Promise<ConversationRow | undefined> {
+      return db
+        .updateTable('conversations')
+        .set((eb) => ({ pinned_at: eb.fn.coalesce('pinned_at', eb.val(now)) }))
+        .where('conversation_id', '=', conversationId)
+        .where((eb) =>
+          eb.or([
+            eb('pinned_at', 'is not', null),
+            eb(
+              eb
+                .selectFrom('conversations as pinned')
+                .select((e) => e.fn.countAll<number>().as('n'))
+                .where('pinned.user_id', '=', userId)
+                .where('pinned.is_valid', '=', 1)
+                .where('pinned.pinned_at', 'is not', null),
+              '<',
+              max,
+            ),
+          ]),
+        )
+        .returningAll()
+        .executeTakeFirst();
+    },
     async countMatching(filter: ConversationFilter = {}): Promise<number> {
       const r = await filtered(filter)
         .select((eb) => eb.fn.countAll<number>().as('n'))

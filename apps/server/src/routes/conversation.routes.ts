@@ -15,6 +15,8 @@ import {
   InterpreterDownloadQuery,
   InterpreterInfo,
   ListAllQuery,
+  OwnListQuery,
+  PinUpdate,
   RenameQuery,
   envelope,
 } from '@cc/contracts';
@@ -37,6 +39,7 @@ import {
   listConversationsPage,
   listOwnConversations,
   renameConversation,
+  setConversationPinned,
   setCurrentNode,
   vanishConversation,
 } from '../services/conversation.service';
@@ -49,9 +52,29 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   r.get(
     '/api/conv',
-    { config: { access: 'user' }, schema: { tags, response: { 200: envelope(z.array(ConversationRead)) } } },
+    {
+      config: { access: 'user' },
+      schema: { tags, querystring: OwnListQuery, response: { 200: envelope(z.array(ConversationRead)) } },
+    },
     async (request) =>
-      ok((await listOwnConversations(ctx, currentUser(request).user.id)).map(presentConversation)),
+      ok(
+        (await listOwnConversations(ctx, currentUser(request).user.id, request.query)).map(
+          presentConversation,
+        ),
+      ),
+  );
+
+  r.put(
+    '/api/conv/:conversation_id/pin',
+    {
+      config: { access: 'user' },
+      schema: { tags, params, body: PinUpdate, response: { 200: envelope(ConversationRead) } },
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const row = await getConversationFor(ctx, user, request.params.conversation_id);
+      return ok(presentConversation(await setConversationPinned(ctx, user, row, request.body.pinned)));
+    },
   );
 
   r.get(

@@ -1,4 +1,4 @@
-import { ERROR_DETAILS } from '@cc/contracts';
+import { ERROR_DETAILS, MAX_OWN_LIST_PAGE, MAX_PINNED_CONVERSATIONS } from '@cc/contracts';
 import type {
   ChatSource,
   ConversationBulkRequest,
@@ -6,11 +6,12 @@ import type {
   ConversationHistory,
   InterpreterInfo,
   ListAllQuery,
+  OwnListQuery,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, UserRow } from '../db/schema';
 import { fail, isAppError } from '../errors/app-error';
-import { canAccessConversation } from '../policies/conversation.policy';
+import { canAccessConversation, canPinConversation } from '../policies/conversation.policy';
 import { messageToRow, presentHistory } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
 import type { Executor } from '../repositories/executor';
@@ -45,8 +46,55 @@ export async function getConversationFor(
   return row;
 }
 
-export function listOwnConversations(ctx: AppContext, userId: number): Promise<ConversationRow[]> {
-  return conversationRepository(ctx.dbHandle.db).list({ userId, validOnly: true });
+/**
+ * The user's own list: every valid conversation (no `limit`), or one page of it, pinned ones first (see
+ * `OwnListQuery`). A page after a conversation that is not the user's (or no longer exists) is not found.
+ */
+export async function listOwnConversations(
+  ctx: AppContext,
+  userId: number,
+  query: OwnListQuery = {},
+): Promise<ConversationRow[]> {
+  const repo = conversationRepository(ctx.dbHandle.db);
+  if (query.limit === undefined && query.after === undefined) {
+    const rows = await repo.list({ userId, validOnly: true });
+    // Pinned first, the rest as they were (by last update): the same order as the pages.
+    return [...rows.filter((r) => r.pinned_at !== null), ...rows.filter((r) => r.pinned_at === null)];
+  }
+  let after: ConversationRow | undefined;
+  if (query.after !== undefined) {
+    after = await repo.findByUuid(query.after);
+    if (after?.user_id !== userId) throw fail.conversationNotFound();
+  }
+  return repo.listOwnPage(userId, query.limit ?? MAX_OWN_LIST_PAGE, after);
+}
+
+/**
+ * Pins or unpins one of the user's own conversations (a superuser's access to others' does not extend to their
+ * pins). At most `MAX_PINNED_CONVERSATIONS` pinned; pinning a pinned one keeps its pin time.
+ */
+export async function setConversationPinned(
+  ctx: AppContext,
+  /** Who pins: must own the conversation. */
+  actor: UserRow,
+  row: ConversationRow,
+  /** Pin (true) or unpin (false). */
+  pinned: boolean,
+  /** Now, injectable for tests. */
+  now: Date = new Date(),
+): Promise<ConversationRow> {
+  if (!canPinConversation(actor, row)) throw fail.accessDenied();
+  if (!row.is_valid) throw fail.conversationAlreadyDeleted();
+  const repo = conversationRepository(ctx.dbHandle.db);
+  if (!pinned) return (await repo.update(row.conversation_id, { pinned_at: null })) ?? row;
+  const updated = await repo.pinIfUnderLimit(
+    row.conversation_id,
+    actor.id,
+    MAX_PINNED_CONVERSATIONS,
+    now.toISOString(),
+  );
+  if (!updated) throw fail.tooManyPinnedConversations(null, { max: MAX_PINNED_CONVERSATIONS });
+  return updated;
 }
 
 export function listAllConversations(

@@ -58,6 +58,7 @@ export const PrinterIcon = icon([
   'M6 14h12v8H6z',
 ]);
 export const TrashIcon = icon(['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6']);
+export const PinIcon = icon(['M12 17v5', 'M9 3h6l-1 6 4 4v2H6v-2l4-4-1-6z']);
 export const PencilIcon = icon(['M17 3l4 4L7 21H3v-4L17 3z']);
 export const ArrowDownIcon = icon(['M12 5v14', 'M19 12l-7 7-7-7']);
 export const ChartIcon = icon(['M3 3v18h18', 'M7 15l4-4 3 3 5-6']);

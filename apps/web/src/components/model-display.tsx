@@ -45,17 +45,21 @@ const STYLE_ICONS: Record<ModelStyle, typeof SparkIcon> = {
 };
 
 /**
- * The model's avatar: colour by style (SPEC §9 avatar colours), icon by style. An image named after the model,
- * or hidden from assistive technology when `decorative` (the model's name is written beside it).
+ * The model's avatar: colour by style (SPEC §9 avatar colours), icon by style. An image named after the model
+ * (or `label`, which is also its tooltip), or hidden from assistive technology when `decorative` (the model's
+ * name is written beside it).
  */
 export function ModelAvatar({
   model,
   size = 28,
   decorative = false,
+  label,
 }: {
   model: string | null | undefined;
   size?: number;
   decorative?: boolean;
+  /** The image's name and tooltip instead of the model's label (e.g. with its source). */
+  label?: string;
 }) {
   const display = modelDisplay(model);
   const Icon = STYLE_ICONS[display.style];
@@ -65,7 +69,9 @@ export function ModelAvatar({
       size={size}
       radius="sm"
       styles={{ placeholder: { background, color: '#fff' } }}
-      {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': display.label })}
+      {...(decorative
+        ? { 'aria-hidden': true }
+        : { role: 'img', 'aria-label': label ?? display.label, title: label })}
     >
       <Icon size={Math.round(size * 0.6)} />
     </Avatar>

@@ -53,6 +53,9 @@ export const apiPaths = {
   me: '/api/user/me',
   myUsage: '/api/user/me/usage',
   conversations: '/api/conv',
+  /** One page of the user's list, after the previous page's last conversation. */
+  conversationPage: (limit: number, after?: string) => withQuery('/api/conv', { limit, after }),
+  pinConversation: (id: string) => `${conv(id)}/pin`,
   searchConversations: (q: string) => withQuery('/api/conv/search', { q }),
   conversation: conv,
   renameConversation: (id: string, title: string) => withQuery(conv(id), { title }),

@@ -280,6 +280,7 @@ export function mapConversation(
       plugin_ids: pluginIds.length ? JSON.stringify(pluginIds) : null,
       create_time: createTime,
       update_time: toIso(c.update_time) ?? toIso(doc?.update_time) ?? createTime,
+      pinned_at: null,
     },
   };
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ConversationRead } from '@cc/contracts';
 import { apiPaths } from '../../../config/paths';
 import { apiClient } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { updateLoadedConversations } from './get-conversations';
+import type { ConversationPages } from './get-conversations';
 
 export function deleteConversation(conversationId: string): Promise<null> {
   return apiClient.delete<null>(apiPaths.conversation(conversationId));
@@ -13,8 +14,8 @@ export function useDeleteConversation() {
   return useMutation({
     mutationFn: deleteConversation,
     onSuccess: (_, conversationId) => {
-      client.setQueryData<ConversationRead[]>(queryKeys.conversationList, (old) =>
-        old?.filter((c) => c.conversation_id !== conversationId),
+      client.setQueryData<ConversationPages>(queryKeys.conversationList, (old) =>
+        updateLoadedConversations(old, (page) => page.filter((c) => c.conversation_id !== conversationId)),
       );
       client.removeQueries({ queryKey: queryKeys.conversation(conversationId) });
       void client.invalidateQueries({ queryKey: queryKeys.conversationList });

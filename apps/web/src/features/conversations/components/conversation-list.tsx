@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Button,
   CloseButton,
   Group,
   Menu,
@@ -13,20 +14,27 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MODEL_DISPLAY } from '@cc/contracts';
 import type { ConversationRead } from '@cc/contracts';
+import type { TFunction } from 'i18next';
 import {
   DotsIcon,
   DownloadIcon,
   MarkdownIcon,
   PencilIcon,
+  PinIcon,
   ShareIcon,
   TrashIcon,
 } from '../../../components/icons';
-import { ModelAvatar } from '../../../components/model-display';
+import { ModelAvatar, modelDisplay } from '../../../components/model-display';
+import { useLatest } from '../../../lib/use-latest';
 import { useConversations } from '../api/get-conversations';
 import { useDeleteConversation } from '../api/delete-conversation';
+import { usePinConversation } from '../api/pin-conversation';
+import { groupConversations } from '../lib/group-by-date';
+import type { ConversationGroup } from '../lib/group-by-date';
 import { exportConversation } from '../api/transfer';
 import { RenameForm } from './rename-form';
 import { SearchResults } from './search-results';
@@ -58,7 +66,23 @@ function ItemMenu({
 }) {
   const { t } = useTranslation();
   const remove = useDeleteConversation();
+  const pin = usePinConversation();
   const title = conversation.title || t('conversations.untitled');
+  const pinned = conversation.pinned_at !== null;
+
+  // A refusal (at most 50 pinned) is reported by the API client (toast with the reason).
+  const handlePin = () =>
+    pin.mutate(
+      { conversationId: conversation.conversation_id, pinned: !pinned },
+      {
+        onSuccess: () =>
+          notifications.show({
+            color: 'green',
+            message: t(pinned ? 'conversations.unpinned' : 'conversations.pinned'),
+            autoClose: 2000,
+          }),
+      },
+    );
 
   const handleRename = () => {
     const id = modals.open({
@@ -116,6 +140,9 @@ function ItemMenu({
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
+        <Menu.Item leftSection={<PinIcon size={14} />} onClick={handlePin} data-testid="pin-item">
+          {t(pinned ? 'conversations.unpin' : 'conversations.pin')}
+        </Menu.Item>
         <Menu.Item leftSection={<PencilIcon size={14} />} onClick={handleRename}>
           {t('conversations.rename')}
         </Menu.Item>
@@ -142,10 +169,76 @@ function ItemMenu({
 
 /** Wait after the last keystroke before searching. */
 const SEARCH_DEBOUNCE_MS = 250;
+/** How often the date sections are worked out again (a list left open past midnight moves on by itself). */
+const REGROUP_MS = 60_000;
+
+/** The current time, updated every `intervalMs`. */
+function useNow(intervalMs: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const id = setInterval(() => setNow(new Date()), intervalMs);
+    return () => clearInterval(id);
+  }, [intervalMs]);
+  return now;
+}
+
+/** The model's display name and the source, for the row's icon (never a raw model id). */
+function modelIconLabel(conversation: ConversationRead, t: TFunction): string {
+  const model = conversation.current_model;
+  const name = model && model in MODEL_DISPLAY ? modelDisplay(model).label : t('conversations.unknownModel');
+  return t('conversations.modelIcon', { model: name, source: t(`sources.${conversation.source}`) });
+}
+
+function groupLabel(group: ConversationGroup, t: TFunction, language: string): string {
+  const key = group.key;
+  if (key.kind !== 'month') return t(`conversations.groups.${key.kind}`);
+  return new Intl.DateTimeFormat(language, { year: 'numeric', month: 'long' }).format(
+    new Date(key.year, key.month, 1),
+  );
+}
+
+interface ItemProps {
+  conversation: ConversationRead;
+  active: boolean;
+  disabled: boolean;
+  onSelect: (conversationId: string) => void;
+  onDeleted: (conversationId: string) => void;
+}
+
+/** One row: model icon and title (opens it), and its menu. Memoised: a page loaded below leaves it alone. */
+const ConversationItem = memo(function ConversationItem({
+  conversation: c,
+  active,
+  disabled,
+  onSelect,
+  onDeleted,
+}: ItemProps) {
+  const { t } = useTranslation();
+  return (
+    <li className="cc-conv-item" data-active={active || undefined}>
+      <UnstyledButton
+        className="cc-conv-button"
+        onClick={() => onSelect(c.conversation_id)}
+        disabled={disabled}
+        aria-current={active ? 'page' : undefined}
+        data-conversation-id={c.conversation_id}
+        data-pinned={c.pinned_at !== null || undefined}
+      >
+        <ModelAvatar model={c.current_model} size={20} label={modelIconLabel(c, t)} />
+        <Text size="sm" truncate component="span">
+          {c.title || t('conversations.untitled')}
+        </Text>
+      </UnstyledButton>
+      <ItemMenu conversation={c} onDeleted={onDeleted} disabled={disabled} />
+    </li>
+  );
+});
 
 /**
- * The user's conversations, most recent first, with a rename/delete menu per item, and a search box: while it holds
- * text the list shows the server's results (titles and message text, matches marked).
+ * The user's conversations in sections (Pinned, Today, Yesterday, Previous 7 days, Previous 30 days, then by
+ * month, in the browser's zone), a page at a time: the next page loads when the end of the list scrolls into view
+ * (or with the "Load more" button). Each row has a menu (pin, rename, share, export, delete). While the search box
+ * holds text the list shows the server's results (titles and message text, matches marked).
  */
 export function ConversationList({
   selectedId,
@@ -156,12 +249,42 @@ export function ConversationList({
   draftTitle,
   onDiscardDraft,
 }: Props) {
-  const { t } = useTranslation();
-  const { data, isLoading, isError, refetch } = useConversations();
+  const { t, i18n } = useTranslation();
+  const { conversations, isLoading, isError, refetch, hasNextPage, isFetchingNextPage, fetchNextPage } =
+    useConversations();
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), SEARCH_DEBOUNCE_MS);
   const searching = filter.trim().length > 0;
-  const shown = data ?? [];
+  const now = useNow(REGROUP_MS);
+  const groups = useMemo(() => groupConversations(conversations, now), [conversations, now]);
+  const idPrefix = useId();
+
+  // Stable callbacks for the memoised rows, whatever the page passes.
+  const onSelectRef = useLatest(onSelect);
+  const onDeletedRef = useLatest(onDeleted);
+  const handleSelect = useCallback((id: string) => onSelectRef.current(id), [onSelectRef]);
+  const handleDeleted = useCallback((id: string) => onDeletedRef.current(id), [onDeletedRef]);
+
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const loadMore = useLatest(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  });
+  // Load the next page once the end of the list is near the viewport; observed again after each page, so a page
+  // that does not fill the viewport is followed by the next.
+  const loaded = conversations.length;
+  useEffect(() => {
+    const end = endRef.current;
+    if (!end || !hasNextPage || searching || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) loadMore.current();
+      },
+      { root: viewportRef.current, rootMargin: '0px 0px 400px 0px' },
+    );
+    observer.observe(end);
+    return () => observer.disconnect();
+  }, [hasNextPage, searching, loaded, loadMore]);
 
   return (
     <Stack gap="xs" className="cc-conv-list" mih={0} style={{ flex: 1 }}>
@@ -184,7 +307,7 @@ export function ConversationList({
         />
         <TransferMenu onImported={onSelect} />
       </Group>
-      <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
+      <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars viewportRef={viewportRef}>
         {searching ? (
           <section aria-label={t('conversations.searchResults')}>
             <ul className="cc-conv-items" data-testid="search-results">
@@ -194,8 +317,8 @@ export function ConversationList({
             </ul>
           </section>
         ) : (
-          <nav aria-label={t('conversations.listLabel')}>
-            <ul className="cc-conv-items" data-testid="conversation-list">
+          <nav aria-label={t('conversations.listLabel')} data-testid="conversation-list">
+            <ul className="cc-conv-items">
               {draftTitle !== undefined && draftTitle !== null && (
                 <li className="cc-conv-item" data-active="true" data-testid="draft-item">
                   <div className="cc-conv-button">
@@ -224,34 +347,62 @@ export function ConversationList({
                   </Text>
                 </li>
               )}
-              {!isLoading && !isError && shown.length === 0 && !draftTitle && (
+              {!isLoading && !isError && conversations.length === 0 && !draftTitle && (
                 <li>
                   <Text size="sm" c="dimmed" ta="center" py="md">
                     {t('conversations.empty')}
                   </Text>
                 </li>
               )}
-              {shown.map((c) => {
-                const active = c.conversation_id === selectedId;
-                return (
-                  <li key={c.conversation_id} className="cc-conv-item" data-active={active || undefined}>
-                    <UnstyledButton
-                      className="cc-conv-button"
-                      onClick={() => onSelect(c.conversation_id)}
-                      disabled={disabled}
-                      aria-current={active ? 'page' : undefined}
-                      data-conversation-id={c.conversation_id}
-                    >
-                      <ModelAvatar model={c.current_model} size={20} />
-                      <Text size="sm" truncate component="span">
-                        {c.title || t('conversations.untitled')}
-                      </Text>
-                    </UnstyledButton>
-                    <ItemMenu conversation={c} onDeleted={onDeleted} disabled={disabled} />
-                  </li>
-                );
-              })}
             </ul>
+            {groups.map((group) => {
+              const headingId = `${idPrefix}-${group.id}`;
+              return (
+                <section
+                  key={group.id}
+                  aria-labelledby={headingId}
+                  className="cc-conv-group"
+                  data-group={group.id}
+                >
+                  <Text
+                    component="h2"
+                    id={headingId}
+                    className="cc-conv-group-title"
+                    size="xs"
+                    fw={600}
+                    c="dimmed"
+                  >
+                    {groupLabel(group, t, i18n.language)}
+                  </Text>
+                  <ul className="cc-conv-items">
+                    {group.items.map((c) => (
+                      <ConversationItem
+                        key={c.conversation_id}
+                        conversation={c}
+                        active={c.conversation_id === selectedId}
+                        disabled={disabled}
+                        onSelect={handleSelect}
+                        onDeleted={handleDeleted}
+                      />
+                    ))}
+                  </ul>
+                </section>
+              );
+            })}
+            {hasNextPage && (
+              <div ref={endRef} className="cc-conv-more">
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  fullWidth
+                  onClick={() => loadMore.current()}
+                  loading={isFetchingNextPage}
+                  data-testid="load-more-conversations"
+                >
+                  {t('conversations.loadMore')}
+                </Button>
+              </div>
+            )}
           </nav>
         )}
       </ScrollArea>

@@ -1,0 +1,135 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConversationRead } from '@cc/contracts';
+import { i18n } from '../../../i18n';
+import { installDomStubs } from '../../../test/dom-stubs';
+import { ConversationList } from './conversation-list';
+
+const NOW = new Date(2026, 4, 20, 15, 0); // 20 May 2026, 15:00 local
+
+function conv(n: number, update: Date, extra: Partial<ConversationRead> = {}): ConversationRead {
+  return {
+    id: n,
+    source: 'openai_web',
+    conversation_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    title: `Chat ${n}`,
+    user_id: 1,
+    is_valid: true,
+    is_public: false,
+    current_model: 'gpt_4',
+    create_time: update.toISOString(),
+    update_time: update.toISOString(),
+    pinned_at: null,
+    ...extra,
+  };
+}
+
+const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
+// The first page as the server sends it: pinned first, then newest first; 50 rows, so there is more.
+const firstPage: ConversationRead[] = [
+  conv(1, hoursAgo(24 * 40), { pinned_at: hoursAgo(1).toISOString(), title: 'Pinned plan' }),
+  conv(2, hoursAgo(1), { source: 'openai_api', current_model: 'text-davinci-002-render-sha' }),
+  conv(3, hoursAgo(20)),
+  ...Array.from({ length: 47 }, (_, i) => conv(10 + i, hoursAgo(24 * 3 + i * 12))),
+];
+const secondPage = [conv(100, hoursAgo(24 * 60), { title: 'Last one' })];
+
+type Call = { method: string; url: string; body: unknown };
+let calls: Call[];
+const ok = (result: unknown) =>
+  new Response(JSON.stringify({ code: 200, message: 'tips.requestSuccess', result }), { status: 200 });
+
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+  installDomStubs();
+  await i18n.changeLanguage('en-US');
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      calls.push({ method, url, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined });
+      if (method === 'PUT') return Promise.resolve(ok({ ...firstPage[3], pinned_at: NOW.toISOString() }));
+      return Promise.resolve(ok(url.includes('after=') ? secondPage : firstPage));
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+function renderList() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MantineProvider>
+        <ModalsProvider>
+          <ConversationList
+            selectedId={null}
+            onSelect={() => undefined}
+            onOpenResult={() => undefined}
+            onDeleted={() => undefined}
+            disabled={false}
+          />
+        </ModalsProvider>
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const headings = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+
+describe('ConversationList', () => {
+  it('shows one page in named sections, pinned first, with each model named', async () => {
+    renderList();
+    await screen.findByText('Pinned plan');
+    expect(calls[0]?.url).toBe('/api/conv?limit=50');
+    expect(headings()).toEqual(['Pinned', 'Today', 'Yesterday', 'Previous 7 days', 'Previous 30 days']);
+    const pinned = screen.getByRole('region', { name: 'Pinned' });
+    expect(
+      within(pinned)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Pinned plan']);
+    const today = screen.getByRole('region', { name: 'Today' });
+    // An unknown model code is never shown raw.
+    expect(within(today).getByRole('img', { name: 'Unknown model · OpenAI API' })).toBeTruthy();
+    const yesterday = screen.getByRole('region', { name: 'Yesterday' });
+    expect(within(yesterday).getByRole('img', { name: 'GPT-4 · OpenAI Web' }).getAttribute('title')).toBe(
+      'GPT-4 · OpenAI Web',
+    );
+
+    await act(() => i18n.changeLanguage('zh-CN'));
+    expect(headings()).toEqual(['置顶', '今天', '昨天', '过去 7 天', '过去 30 天']);
+  });
+
+  it('loads the next page after the last conversation shown, into its month', async () => {
+    renderList();
+    await screen.findByText('Pinned plan');
+    expect(screen.getAllByRole('listitem')).toHaveLength(50);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByText('Last one');
+    expect(calls[1]?.url).toBe(`/api/conv?limit=50&after=${firstPage[49]!.conversation_id}`);
+    expect(headings().at(-1)).toBe('March 2026');
+    // A short page is the last one.
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('pins from the row’s menu and loads the list again', async () => {
+    renderList();
+    await screen.findByText('Pinned plan');
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Chat 10' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Pin' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.method === 'GET')).toHaveLength(2));
+    expect(calls.find((c) => c.method === 'PUT')).toEqual({
+      method: 'PUT',
+      url: `/api/conv/${firstPage[3]!.conversation_id}/pin`,
+      body: { pinned: true },
+    });
+  });
+});
