@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { LogEvent } from 'kysely';
+import type { LogEvent, SqliteDatabase, SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, restrictToOwner } from '../config/bootstrap';
 import type { Database } from './schema';
@@ -78,12 +78,51 @@ export function openDb(options: OpenDbOptions): DbHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+    log,
+  });
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
     ping: () => ping(db),
     close: () => db.destroy(),
+  };
+}
+
+/** How many prepared statements a SQLite connection keeps for reuse (the least recently used go first). */
+export const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * The SQLite connection as kysely sees it, with each statement prepared once and reused: kysely asks for a
+ * prepare per query, and preparing is a good part of the cost of a small query. One connection runs one query at a
+ * time (kysely queues them), so a cached statement is never in use twice. Statements whose SQL differs each time
+ * (an `in` list of another length) fall out of the cache as it fills.
+ */
+export function reusingStatements(
+  database: Pick<SQLite.Database, 'prepare' | 'close'>,
+  size = STATEMENT_CACHE_SIZE,
+): SqliteDatabase & { cached(): number } {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => {
+      statements.clear();
+      database.close();
+    },
+    prepare(text: string): SqliteStatement {
+      const found = statements.get(text);
+      if (found) {
+        // Most recently used last.
+        statements.delete(text);
+        statements.set(text, found);
+        return found;
+      }
+      const statement = database.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > size) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+    cached: () => statements.size,
   };
 }
