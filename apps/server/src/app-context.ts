@@ -11,6 +11,7 @@ import type { AdapterRegistry } from './sources/registry';
 import type { TaskRunner } from './tasks/runner';
 import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
 import type { RunningAsks } from './chat/running-asks';
+import type { AnswerWriter } from './chat/answer-writer';
 
 /** Where this process is in its life: serving, or draining after SIGTERM (readiness turns 503). */
 export interface Lifecycle {
@@ -59,4 +60,6 @@ export interface AppContext {
   instanceId: string;
   /** The charged asks this instance runs, recorded with a heartbeat for the other instances. */
   running: RunningAsks;
+  /** Writes the answers streaming here, all together once a second. */
+  answers: AnswerWriter;
 }

@@ -13,6 +13,7 @@ import { RedisScheduler } from './coordination/redis-scheduler';
 import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
+import { AnswerWriter } from './chat/answer-writer';
 import { RunningAsks, SWEEP_EVERY_MS, settleInterrupted } from './chat/running-asks';
 import { Scheduler } from './chat/scheduler';
 import { loadCredentials, resealStoredSecrets } from './services/credentials.service';
@@ -248,6 +249,7 @@ export async function createContext(
       lifecycle: createLifecycle(),
       instanceId,
       running: new RunningAsks({ dbHandle, log }, instanceId),
+      answers: new AnswerWriter(dbHandle.db, log),
     };
     await Promise.all([ctx.coordination.ready?.(), ctx.scheduler.ready?.()]);
     const generated = await ensureInitialAdmin(ctx);
@@ -291,6 +293,7 @@ export async function createContext(
 export async function closeContext(ctx: AppContext): Promise<void> {
   for (const timer of refreshTimers.get(ctx) ?? []) clearInterval(timer);
   ctx.running.close();
+  await ctx.answers.close();
   await ctx.tasks.stop();
   await ctx.demo?.close();
   await ctx.scheduler.close();

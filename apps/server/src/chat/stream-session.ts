@@ -7,17 +7,17 @@ import { conversationRepository } from '../repositories/conversation.repository'
 import { messageRepository } from '../repositories/message.repository';
 import { estimateUsage } from '../sources/tokens';
 import type { TokenUsage } from '../sources/tokens';
+import type { Executor } from '../repositories/executor';
 import type { AskInput, SourceAdapter } from '../sources/types';
+import type { AnswerWrite, AnswerWriteSource } from './answer-writer';
 import type { AnswerSink } from './frames';
 
-/** Streamed answers are written at most this far behind. */
-const FLUSH_INTERVAL_MS = 1000;
-
 /**
- * One streamed answer: frames to the client, messages to the database (at most ~1 s behind, and at the end), the
- * conversation row created once the answer is worth keeping and updated at the end.
+ * One streamed answer: frames to the client, messages to the database (with every other answer of this process
+ * once a second by the answer writer, and at the end by itself), the conversation row created once the answer is
+ * worth keeping and updated at the end.
  */
-export class StreamSession {
+export class StreamSession implements AnswerWriteSource {
   conversationId: string | null = null;
   hasAssistantContent = false;
   /** The upstream has sent at least one event (no failover after that). */
@@ -35,8 +35,9 @@ export class StreamSession {
   private readonly messages = new Map<string, ChatMessage>();
   private readonly dirty = new Set<string>();
   private readonly order: string[] = [];
-  private lastFlush = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /** One of its own writes is under way (the batch leaves it alone meanwhile). */
+  private writingItself = false;
   private serverId: number | null = null;
   private lastAssistantId: string | null = null;
   private userMessage: ChatMessage | null = null;
@@ -84,16 +85,10 @@ export class StreamSession {
     }
     this.userMessage = adapter.userMessage(input, new Date().toISOString());
     if (this.userMessage && this.conversationId) await this.track(this.userMessage);
-    // While the upstream pauses, what arrived is still saved at most ~1 s later.
-    const timer = setInterval(() => {
-      if (this.dirty.size > 0 && Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS)
-        this.flush().catch((err: unknown) => this.ctx.log.error({ err }, 'flushing the answer failed'));
-    }, FLUSH_INTERVAL_MS / 2);
     const streamEnded = this.ctx.metrics.streamStarted(this.request.source);
     try {
       await this.stream(adapter, input);
     } finally {
-      clearInterval(timer);
       streamEnded();
     }
     if (this.conversationId) this.sink.endMessages(this.conversationId, (id) => this.messages.get(id));
@@ -153,7 +148,8 @@ export class StreamSession {
       }
     }
     this.sink.message(this.conversationId, m);
-    if (Date.now() - this.lastFlush >= FLUSH_INTERVAL_MS) await this.flush();
+    // Written with the other answers within about a second (also while the upstream pauses).
+    this.ctx.answers.mark(this);
   }
 
   /** A message keeps the parent it was first seen with; one the upstream sends without a parent keeps its stored one. */
@@ -166,13 +162,14 @@ export class StreamSession {
     return { ...m, parent: stored?.parent ?? this.request.parent ?? null };
   }
 
-  private async ensureConversation(): Promise<void> {
-    if (this.conversationCreated || !this.conversationId) return;
+  /** Creates the conversation row if it is not there yet; true when this call created it. */
+  private async ensureConversation(db: Executor): Promise<boolean> {
+    if (this.conversationCreated || !this.conversationId) return false;
     this.conversationCreated = true;
     const now = new Date().toISOString();
     const title = this.request.new_title?.trim() || this.title;
     this.title = title;
-    await conversationRepository(this.ctx.dbHandle.db).insert({
+    await conversationRepository(db).insert({
       conversation_id: this.conversationId,
       source: this.request.source,
       title,
@@ -186,6 +183,7 @@ export class StreamSession {
       create_time: now,
       update_time: now,
     });
+    return true;
   }
 
   /**
@@ -194,29 +192,66 @@ export class StreamSession {
    * leaves no record (and is refunded).
    */
   flush(final = false): Promise<void> {
-    // One write at a time: the timer's flush and the stream's never interleave.
-    const next = this.flushing.then(() => this.write(final));
+    // One write at a time: the batch's and the session's own never interleave.
+    const next = this.flushing.then(async () => {
+      this.writingItself = true;
+      try {
+        const write = this.collect(final);
+        if (!write) return;
+        try {
+          await write.apply(this.ctx.dbHandle.db);
+        } catch (err) {
+          write.failed();
+          throw err;
+        }
+      } finally {
+        this.writingItself = false;
+        if (final) this.ctx.answers.forget(this);
+        else if (this.dirty.size > 0) this.ctx.answers.mark(this);
+      }
+    });
     this.flushing = next.catch(() => undefined);
     return next;
   }
 
-  private async write(final: boolean): Promise<void> {
-    this.lastFlush = Date.now();
-    if (!this.conversationId || !(this.hasAssistantContent || this.upstreamNamed)) return;
-    await this.ensureConversation();
-    const rows = [...this.dirty].map((id) =>
-      messageToRow(this.conversationId!, this.messages.get(id)!, this.order.indexOf(id)),
+  /** The answer writer's batch: what changed since the last write (none while the session writes itself). */
+  take(written: Promise<void>): AnswerWrite | null {
+    if (this.writingItself) return null;
+    const write = this.collect(false);
+    if (write) this.flushing = this.flushing.then(() => written).catch(() => undefined);
+    return write;
+  }
+
+  /** Takes the changed messages (and, at the end, the conversation's state) as one write; null when none. */
+  private collect(final: boolean): AnswerWrite | null {
+    if (!this.conversationId || !(this.hasAssistantContent || this.upstreamNamed)) return null;
+    const conversationId = this.conversationId;
+    const ids = [...this.dirty];
+    const lastId = this.order[this.order.length - 1];
+    const updateNode = !!lastId && (final || ids.length > 0);
+    if (ids.length === 0 && !updateNode && this.conversationCreated) return null;
+    const rows = ids.map((id) =>
+      messageToRow(conversationId, this.messages.get(id)!, this.order.indexOf(id)),
     );
     this.dirty.clear();
-    if (rows.length > 0) await messageRepository(this.ctx.dbHandle.db).upsert(rows);
-    const lastId = this.order[this.order.length - 1];
-    if (lastId && (final || rows.length > 0)) {
-      await conversationRepository(this.ctx.dbHandle.db).update(this.conversationId, {
-        current_node: lastId,
-        current_model: this.request.model,
-        update_time: new Date().toISOString(),
-      });
-    }
+    let created = false;
+    return {
+      apply: async (db) => {
+        created = await this.ensureConversation(db);
+        if (rows.length > 0) await messageRepository(db).upsert(rows);
+        if (updateNode) {
+          await conversationRepository(db).update(conversationId, {
+            current_node: lastId,
+            current_model: this.request.model,
+            update_time: new Date().toISOString(),
+          });
+        }
+      },
+      failed: () => {
+        if (created) this.conversationCreated = false;
+        for (const id of ids) this.dirty.add(id);
+      },
+    };
   }
 }
 

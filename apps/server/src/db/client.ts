@@ -101,7 +101,7 @@ export const STATEMENT_CACHE_SIZE = 1000;
  * (an `in` list of another length) fall out of the cache as it fills.
  */
 export function reusingStatements(
-  database: Pick<SQLite.Database, 'prepare' | 'close'>,
+  database: SqliteDatabase,
   size = STATEMENT_CACHE_SIZE,
 ): SqliteDatabase & { cached(): number } {
   const statements = new Map<string, SqliteStatement>();

@@ -1,0 +1,131 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Executor } from '../repositories/executor';
+
+/** What one streamed answer has to write: taken from it at once, written inside the batch's transaction. */
+export interface AnswerWrite {
+  apply(db: Executor): Promise<void>;
+  /** The batch did not commit: the answer takes its changes back, to write them with a later flush. */
+  failed(): void;
+}
+
+/** An answer with changes not yet written (a StreamSession). */
+export interface AnswerWriteSource {
+  /**
+   * Its pending changes, or null when there are none. `written` settles when they are committed (or not): the
+   * answer's own flushes wait for it, so writes of one answer never overtake each other.
+   */
+  take(written: Promise<void>): AnswerWrite | null;
+}
+
+/** How often the answers streaming here are written: what a client sees is at most about this far ahead. */
+export const ANSWER_WRITE_INTERVAL_MS = 1000;
+/** Between this many answers the batch lets other work run (the transaction stays open). */
+const YIELD_EVERY = 25;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Writes the changes of every answer streaming in this process together, once a second, in one transaction —
+ * instead of a transaction and a conversation update per answer per second. The batch yields to the event loop
+ * every few answers, so frames keep flowing while it writes. A batch that fails (one bad row) is not lost: each
+ * answer gets its changes back and the next batch writes them.
+ */
+export class AnswerWriter {
+  private readonly waiting = new Set<AnswerWriteSource>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly db: { transaction(): { execute<T>(fn: (trx: Executor) => Promise<T>): Promise<T> } },
+    private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
+    private readonly intervalMs = ANSWER_WRITE_INTERVAL_MS,
+  ) {}
+
+  /** The answer has unwritten changes: the next batch writes them. */
+  mark(source: AnswerWriteSource): void {
+    if (this.closed) return;
+    this.waiting.add(source);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.flush(), this.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** The answer wrote its last changes itself: no batch needs it any more. */
+  forget(source: AnswerWriteSource): void {
+    this.waiting.delete(source);
+  }
+
+  /** Writes what is waiting now (the timer calls it; tests and shutdown may too). One batch at a time. */
+  flush(): Promise<void> {
+    const next = this.running.then(() => this.batch());
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Stops the timer after writing what is waiting. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private async batch(): Promise<void> {
+    if (this.waiting.size === 0) {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = null;
+      return;
+    }
+    const sources = [...this.waiting];
+    this.waiting.clear();
+    let settle!: (error?: unknown) => void;
+    const written = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    // Observed by the answers' own flushes; unobserved rejections are not an error here.
+    written.catch(() => undefined);
+    const writes = sources.flatMap((source) => {
+      const write = source.take(written);
+      return write ? [write] : [];
+    });
+    if (writes.length === 0) {
+      settle();
+      return;
+    }
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < writes.length; i++) {
+          await writes[i]!.apply(trx);
+          if ((i + 1) % YIELD_EVERY === 0) await nextTurn();
+        }
+      });
+      settle();
+    } catch (err) {
+      for (const write of writes) write.failed();
+      settle(err);
+      // One answer's bad row must not hold back the others: each is written on its own now.
+      for (const source of sources) await this.writeAlone(source);
+    }
+  }
+
+  private async writeAlone(source: AnswerWriteSource): Promise<void> {
+    let settle!: (error?: unknown) => void;
+    const written = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    written.catch(() => undefined);
+    const write = source.take(written);
+    if (!write) return settle();
+    try {
+      await this.db.transaction().execute((trx) => write.apply(trx));
+      settle();
+    } catch (err) {
+      write.failed();
+      this.log.error({ err }, 'writing a streaming answer failed; it is tried again with the next write');
+      this.mark(source);
+      settle(err);
+    }
+  }
+}
