@@ -22,6 +22,18 @@ export const ANSWER_WRITE_INTERVAL_MS = 1000;
 /** Between this many answers the batch lets other work run (the transaction stays open). */
 const YIELD_EVERY = 25;
 
+/** A promise the answers' own flushes wait on, settled when the write commits or fails. */
+function writeOutcome(): { written: Promise<void>; settle: (error?: unknown) => void } {
+  let settle!: (error?: unknown) => void;
+  const written = new Promise<void>((resolve, reject) => {
+    settle = (error) =>
+      error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)));
+  });
+  // Observed by the answers' own flushes; an unobserved failure is not an error here.
+  written.catch(() => undefined);
+  return { written, settle };
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -80,12 +92,7 @@ export class AnswerWriter {
     }
     const sources = [...this.waiting];
     this.waiting.clear();
-    let settle!: (error?: unknown) => void;
-    const written = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    // Observed by the answers' own flushes; unobserved rejections are not an error here.
-    written.catch(() => undefined);
+    const { written, settle } = writeOutcome();
     const writes = sources.flatMap((source) => {
       const write = source.take(written);
       return write ? [write] : [];
@@ -111,11 +118,7 @@ export class AnswerWriter {
   }
 
   private async writeAlone(source: AnswerWriteSource): Promise<void> {
-    let settle!: (error?: unknown) => void;
-    const written = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    written.catch(() => undefined);
+    const { written, settle } = writeOutcome();
     const write = source.take(written);
     if (!write) return settle();
     try {
