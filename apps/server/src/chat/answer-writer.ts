@@ -27,7 +27,9 @@ function writeOutcome(): { written: Promise<void>; settle: (error?: unknown) => 
   let settle!: (error?: unknown) => void;
   const written = new Promise<void>((resolve, reject) => {
     settle = (error) =>
-      error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)));
+      error === undefined
+        ? resolve()
+        : reject(error instanceof Error ? error : new Error('the write failed', { cause: error }));
   });
   // Observed by the answers' own flushes; an unobserved failure is not an error here.
   written.catch(() => undefined);
