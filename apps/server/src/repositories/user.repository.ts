@@ -10,6 +10,15 @@ export function userRepository(db: Executor) {
     findByUsername(username: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
     },
+    /** The oldest account with this email, compared without case. */
+    findByEmail(email: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .orderBy('id')
+        .executeTakeFirst();
+    },
     listAll(): Promise<UserRow[]> {
       return db.selectFrom('users').selectAll().orderBy('id').execute();
     },
