@@ -114,7 +114,7 @@ export function signInRoutes(app: FastifyInstance, ctx: AppContext): void {
           userAgent: request.headers['user-agent'],
         });
         reply.setCookie(SESSION_COOKIE, result.token, cookieOptions(request, '/', result.maxAgeSeconds));
-        return reply.redirect('/', 302);
+        return reply.redirect('/conversation', 302);
       } catch (e) {
         const reason = e instanceof SsoError ? e.reason : 'invite';
         request.log.warn({ err: e instanceof SsoError ? e.detail : e }, `single sign-on ${reason}`);
