@@ -100,7 +100,7 @@ describe('single sign-on (OpenID Connect, real provider)', () => {
     base = await listening(t);
     idp.accounts.set('alice', { name: 'Alice A' });
     const first = await ssoSignIn(base, 'alice');
-    expect(first.location).toBe('/conversation');
+    expect(first.location).toBe('/login?sso=done');
     const user = (await me(t, first.session)).result;
     expect(user).toMatchObject({ username: 'alice', nickname: 'Alice A', email: 'alice@example.test' });
     expect(user.setting.openai_web.max_conv_count).toBe(3);
@@ -149,7 +149,7 @@ describe('single sign-on (OpenID Connect, real provider)', () => {
 
     const made = await t.createUser({ username: 'dave-local', email: 'Dave@Example.test' });
     const linked = await ssoSignIn(base, 'dave');
-    expect(linked.location).toBe('/conversation');
+    expect(linked.location).toBe('/login?sso=done');
     expect((await me(t, linked.session)).result.id).toBe(made.row.id);
     // The local password of that account still works.
     await t.login('dave-local', made.password);
@@ -271,7 +271,7 @@ describe('invite links', () => {
     const base = await listening(t);
     const invite = await create({ expires_in_hours: 1, max_uses: 1 });
     const signedIn = await ssoSignIn(base, 'judy', invite.token);
-    expect(signedIn.location).toBe('/conversation');
+    expect(signedIn.location).toBe('/login?sso=done');
     expect((await me(t, signedIn.session)).result.username).toBe('judy');
     // Used up now: the next person is refused.
     const next = await ssoSignIn(base, 'kim', invite.token);

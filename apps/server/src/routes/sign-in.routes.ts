@@ -114,7 +114,8 @@ export function signInRoutes(app: FastifyInstance, ctx: AppContext): void {
           userAgent: request.headers['user-agent'],
         });
         reply.setCookie(SESSION_COOKIE, result.token, cookieOptions(request, '/', result.maxAgeSeconds));
-        return reply.redirect('/conversation', 302);
+        // The web app marks the login on its side (its login flag), then goes on to the chat.
+        return reply.redirect('/login?sso=done', 302);
       } catch (e) {
         const reason = e instanceof SsoError ? e.reason : 'invite';
         request.log.warn({ err: e instanceof SsoError ? e.detail : e }, `single sign-on ${reason}`);

@@ -3,7 +3,7 @@ import { redirect } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
 import { InviteRoute, LoginPage } from '../features/auth';
-import { ensureUser } from '../lib/session';
+import { ensureUser, setLoginFlag } from '../lib/session';
 import { loadSessionIfAny, requireAccess } from './guards';
 import { RootLayout } from './layout/root-layout';
 import { ErrorPage } from './pages/error-page';
@@ -53,6 +53,8 @@ export function createRoutes(client: QueryClient): RouteObject[] {
           path: 'login',
           element: <LoginPage />,
           loader: async ({ request }) => {
+            // Back from single sign-on: the server opened the session (HttpOnly cookie); mark it on this side.
+            if (new URL(request.url).searchParams.get('sso') === 'done') setLoginFlag();
             const user = await ensureUser(client).catch(() => null);
             if (!user) return null;
             const target = new URL(request.url).searchParams.get('redirect');
