@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConfigInput } from '@cc/contracts';
-import { SESSION_COOKIE } from '@cc/contracts';
+import { MASKED_SECRET, SESSION_COOKIE } from '@cc/contracts';
 import { createGroup } from '../services/group.service';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -82,6 +82,19 @@ describe('single sign-on (OpenID Connect, real provider)', () => {
     t = await createTestApp(oidcConfig());
     const on = await t.app.inject({ url: '/api/auth/options' });
     expect(on.json().result).toEqual({ sso: { label: 'Team login', start_path: '/api/auth/oidc/start' } });
+    // The client secret is masked in the admin console, and the config saved back as shown keeps it.
+    const cookie = await t.login(ADMIN.username, ADMIN.password);
+    const shown = (await t.app.inject({ url: '/api/system/config', headers: { cookie } })).json().result;
+    expect(shown.auth.oidc).toMatchObject({ enabled: true, client_secret: MASKED_SECRET });
+    expect(JSON.stringify(shown)).not.toContain(OIDC_CLIENT.secret);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/system/config',
+      headers: { cookie },
+      payload: shown,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(t.ctx.config.auth.oidc.client_secret).toBe(OIDC_CLIENT.secret);
   });
 
   it('creates the account at a first sign-in (new_users: create) with the default group, no local password', async () => {
