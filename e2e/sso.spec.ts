@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { login, useEnglish } from './helpers';
@@ -62,4 +63,30 @@ test('an invite link made by the admin lets a logged-out visitor create an accou
   }
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByRole('table').getByText('1 / 1')).toBeVisible();
+});
+
+test('the sign-in button, the invite page and the invite admin page have no serious accessibility problem', async ({
+  page,
+}) => {
+  const scan = async (where: string) => {
+    await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0, { timeout: 15_000 });
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .options({ resultTypes: ['violations'] })
+      .analyze();
+    const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      blocking.map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  };
+  await page.goto('/login?sso_error=refused');
+  await expect(page.getByRole('link', { name: 'Sign in with Team IdP' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('no access here');
+  await scan('login');
+  await page.goto('/invite/not-a-real-invite-token-at-all');
+  await expect(page.getByRole('alert')).toContainText('not valid');
+  await scan('invite');
+  await login(page, '/admin/invite');
+  await expect(page.getByRole('heading', { name: 'Invite links' })).toBeVisible();
+  await scan('admin invite');
 });
