@@ -166,6 +166,15 @@ describe('single sign-on (OpenID Connect, real provider)', () => {
     expect((await me(t, linked.session)).result.id).toBe(made.row.id);
     // The local password of that account still works.
     await t.login('dave-local', made.password);
+    // A deactivated account is refused, linked or not.
+    const admin = await t.login(ADMIN.username, ADMIN.password);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${made.row.id}`,
+      headers: { cookie: admin },
+      payload: { is_active: false },
+    });
+    expect((await ssoSignIn(base, 'dave')).location).toBe('/login?sso_error=refused');
   });
 
   it('refuses a forged or replayed callback', async () => {

@@ -117,9 +117,9 @@ export function signInRoutes(app: FastifyInstance, ctx: AppContext): void {
         // The web app marks the login on its side (its login flag), then goes on to the chat.
         return reply.redirect('/login?sso=done', 302);
       } catch (e) {
-        const reason = e instanceof SsoError ? e.reason : 'invite';
-        request.log.warn({ err: e instanceof SsoError ? e.detail : e }, `single sign-on ${reason}`);
-        return reply.redirect(failedPath(reason), 302);
+        if (!(e instanceof SsoError)) throw e;
+        request.log.warn({ err: e.detail }, `single sign-on ${e.reason}`);
+        return reply.redirect(failedPath(e.reason), 302);
       }
     },
   );

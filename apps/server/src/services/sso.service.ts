@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { ERRORS } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
 import { AppError } from '../errors/app-error';
@@ -34,6 +35,13 @@ export class SsoError extends Error {
   ) {
     super(`single sign-on ${reason}`);
   }
+}
+
+/** Why a sign-in failed, whatever was thrown: an invite that does not work, or what `SsoError` says. */
+function ssoFailureOf(e: unknown): SsoFailure {
+  if (e instanceof SsoError) return e.reason;
+  if (e instanceof AppError && e.def === ERRORS.inviteNotUsable) return 'invite';
+  return 'failed';
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -207,7 +215,7 @@ export async function finishSso(ctx: AppContext, input: FinishSsoInput): Promise
     );
     return result;
   } catch (e) {
-    const reason = e instanceof SsoError ? e.reason : e instanceof AppError ? 'invite' : 'failed';
+    const reason = ssoFailureOf(e);
     const tried = identity?.preferredUsername ?? identity?.email ?? identity?.subject ?? '(single sign-on)';
     await recordAudit(
       ctx,
@@ -220,8 +228,7 @@ export async function finishSso(ctx: AppContext, input: FinishSsoInput): Promise
         outcome: 'failure',
       },
     ).catch((err: unknown) => ctx.log.error({ err }, 'audit entry of a failed sign-in not written'));
-    if (e instanceof SsoError || e instanceof AppError) throw e;
-    throw new SsoError('failed', e);
+    throw e instanceof SsoError ? e : new SsoError(reason, e);
   }
 }
 
