@@ -22,6 +22,7 @@ import { healthRoutes } from './routes/health.routes';
 import { chatSocketRoute } from './chat/socket';
 import { conversationRoutes } from './routes/conversation.routes';
 import { shareRoutes } from './routes/share.routes';
+import { signInRoutes } from './routes/sign-in.routes';
 import { fileRoutes } from './routes/file.routes';
 import { machineRoutes } from './routes/machine.routes';
 import { metricsRoutes } from './routes/metrics.routes';
@@ -141,6 +142,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
+  signInRoutes(app, ctx);
   userRoutes(app, ctx);
   groupRoutes(app, ctx);
   conversationRoutes(app, ctx);

@@ -188,6 +188,35 @@ export const DataConfig = z.object({
   max_file_upload_size: z.number().int().min(0).default(104857600),
 });
 
+export const OIDC_NEW_USERS = ['create', 'refuse'] as const;
+
+/**
+ * Single sign-on with the team's OpenID Connect provider (authorization code flow with PKCE). The local
+ * password login always keeps working beside it.
+ */
+export const OidcConfig = z.object({
+  /** Offer "sign in with …" on the login page. */
+  enabled: z.boolean().default(false),
+  /** The provider's issuer URL (its discovery document is `<issuer>/.well-known/openid-configuration`). */
+  issuer: OptionalUrl.default(null),
+  /** The client id registered at the provider for this server. */
+  client_id: z.string().min(1).nullable().default(null),
+  /** The client's secret; null = a public client (PKCE only). */
+  client_secret: z.string().min(1).nullable().default(null),
+  /** Scopes asked for; `openid` is always sent. */
+  scopes: z.array(z.string().min(1)).default(['openid', 'email', 'profile']),
+  /** Words on the login button ("Sign in with …"); null = the provider's host name. */
+  button_label: z.string().min(1).max(64).nullable().default(null),
+  /**
+   * A first sign-in of someone unknown: `create` makes the account with the new-user defaults (and the group
+   * below); `refuse` lets in only accounts an admin made (same email or username) and people with an invite link.
+   */
+  new_users: z.enum(OIDC_NEW_USERS).default('refuse'),
+  /** Name (or id) of the group new accounts from sign-in join; null = none. */
+  default_group: z.string().min(1).max(64).nullable().default(null),
+});
+export type OidcConfig = z.infer<typeof OidcConfig>;
+
 export const AuthConfig = z.object({
   /**
    * Master key: the session and credential keys are derived from it (HKDF). null = keys generated once and kept
@@ -213,6 +242,8 @@ export const AuthConfig = z.object({
   login_failure_window_seconds: Seconds.default(900),
   /** Bearer token that may read /metrics (besides a superuser session); null = superuser sessions only. */
   metrics_token: z.string().min(16).nullable().default(null),
+  /** Single sign-on (OpenID Connect); off by default. */
+  oidc: OidcConfig.prefault({}),
 });
 
 export const StatsConfig = z.object({

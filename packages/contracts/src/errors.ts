@@ -39,6 +39,11 @@ export const ERRORS = {
   groupNotExist: { code: 404, status: 404, message: 'errors.groupNotExist' },
   /** params `{name}` */
   groupAlreadyExists: { code: 409, status: 409, message: 'errors.groupAlreadyExists' },
+  // sign-in for teams
+  /** An invite link that is unknown, revoked, expired or used up (the message says which: `result.reason`). */
+  inviteNotUsable: { code: 410, status: 410, message: 'errors.inviteNotUsable' },
+  /** Single sign-on is off, or its provider could not be reached or refused the sign-in. */
+  ssoUnavailable: { code: 503, status: 503, message: 'errors.ssoUnavailable' },
   // conversations
   conversationNotFound: { code: 404, status: 404, message: 'errors.conversationNotFound' },
   conversationAlreadyDeleted: { code: 409, status: 409, message: 'errors.conversationAlreadyDeleted' },

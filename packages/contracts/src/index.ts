@@ -5,6 +5,7 @@ export * from './conversation';
 export * from './envelope';
 export * from './errors';
 export * from './file';
+export * from './invite';
 export * from './machine';
 export * from './message';
 export * from './models';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuthConfig, CommonConfig, Config, OpenaiApiConfig, OpenaiWebConfig } from './config';
+import { AuthConfig, CommonConfig, Config, OidcConfig, OpenaiApiConfig, OpenaiWebConfig } from './config';
 import { ApiModel, ChatSource, WebModel } from './models';
 import { MASKED_SECRET } from './user';
 
@@ -253,6 +253,7 @@ export const CONFIG_SECRET_KEYS = [
   'auth.jwt_secret',
   'auth.user_secret',
   'auth.metrics_token',
+  'auth.oidc.client_secret',
   'common.initial_admin_user_password',
 ] as const;
 
@@ -269,6 +270,9 @@ export const ConfigWrite = Config.extend({
     jwt_secret: z.union([Masked, AuthConfig.shape.jwt_secret]),
     user_secret: z.union([Masked, AuthConfig.shape.user_secret]),
     metrics_token: z.union([Masked, AuthConfig.shape.metrics_token]),
+    oidc: OidcConfig.extend({
+      client_secret: z.union([Masked, OidcConfig.shape.client_secret]),
+    }).prefault({}),
   }).prefault({}),
   common: CommonConfig.extend({
     initial_admin_user_password: z.union([Masked, CommonConfig.shape.initial_admin_user_password]),
@@ -318,6 +322,8 @@ export type CredentialsWrite = z.infer<typeof CredentialsWrite>;
 export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',
+  'auth.sso_login',
+  'auth.sso_login_failed',
   'user.create',
   'user.update',
   'user.delete',
@@ -331,6 +337,9 @@ export const AUDIT_ACTIONS = [
   'conversation.assign',
   'share.create',
   'share.revoke',
+  'invite.create',
+  'invite.revoke',
+  'invite.use',
   'server.create',
   'server.update',
   'server.delete',
@@ -350,6 +359,7 @@ export const AUDIT_TARGET_TYPES = [
   'task',
   'config',
   'credentials',
+  'invite',
 ] as const;
 export const AuditTargetType = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetType>;

@@ -116,6 +116,9 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
       problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   if (result.success) problems.push(...unknownKeys(fromFile, result.data, file));
+  const oidc = result.success ? result.data.auth.oidc : null;
+  if (oidc?.enabled && (!oidc.issuer || !oidc.client_id))
+    problems.push('auth.oidc: single sign-on is enabled but issuer or client_id is missing');
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const config = result.data;
   config.data.data_dir = path.resolve(cwd, config.data.data_dir);

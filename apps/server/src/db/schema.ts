@@ -10,6 +10,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
  * shows it. Setting a password replaces it.
  */
 export const PASSWORD_RESET_REQUIRED = '!password-reset-required';
+/** The stored "hash" of an account made by single sign-on: no password matches it (an admin may set one later). */
+export const NO_LOCAL_PASSWORD = '!no-local-password';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -351,6 +353,33 @@ export interface SharesTable {
   revoked_at: string | null;
 }
 
+/** Who a user is at an OpenID Connect provider: (issuer, subject) is unique and never reused by the provider. */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  issuer: string;
+  subject: string;
+  user_id: number;
+  /** The email the provider gave at the last sign-in (for the admin's eyes; matching uses the subject). */
+  email: string | null;
+  created_at: string;
+  last_login_at: string;
+}
+
+/** An invite link: lets people create their own account until it expires, is used up or revoked. */
+export interface InvitesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: string;
+  /** null = unlimited. */
+  max_uses: number | null;
+  uses: Generated<number>;
+  group_id: number | null;
+  created_by: number | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   servers: ServersTable;
   conversations: ConversationsTable;
@@ -375,6 +404,8 @@ export interface Database {
   task_runs: TaskRunsTable;
   files: FilesTable;
   shares: SharesTable;
+  user_identities: UserIdentitiesTable;
+  invites: InvitesTable;
 }
 
 export type RunningAskRow = Selectable<RunningAsksTable>;
@@ -391,6 +422,8 @@ export type AskLogRow = Selectable<AskLogsTable>;
 export type NewRequestLogRow = Insertable<RequestLogsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type ShareRow = Selectable<SharesTable>;
+export type UserIdentityRow = Selectable<UserIdentitiesTable>;
+export type InviteRow = Selectable<InvitesTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TaskRunRow = Selectable<TaskRunsTable>;
 

@@ -8,6 +8,7 @@ import { presentConfig } from '../services/system-config.service';
 import { relayToOpenaiWeb, startUpload, uploadLocalFile } from '../services/file.service';
 import { userRepository } from '../repositories/user.repository';
 import { multipartFile } from '../test/upload';
+import { createInvite } from '../services/invite.service';
 import { createShare } from '../services/share.service';
 import { ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
@@ -130,6 +131,8 @@ const FILE_PARAMS: Record<string, string> = {
   task: ':name',
   share: ':share_id',
   shareToken: ':token',
+  invite: ':invite_id',
+  inviteToken: ':token',
 };
 
 async function setUploadStrategy(strategy: 'server_upload_only' | 'browser_upload_only'): Promise<void> {
@@ -176,6 +179,16 @@ async function ownerShare(): Promise<void> {
   fileIds.shareToken = share.token;
 }
 
+/** A fresh unlimited invite link (each call a new one). */
+async function freshInvite(): Promise<void> {
+  const invite = await createInvite(t.ctx, {
+    invite: { expires_in_hours: 1, max_uses: null, group_id: null },
+    actor: ADMIN_ACTOR,
+  });
+  fileIds.invite = String(invite.id);
+  fileIds.inviteToken = invite.token;
+}
+
 /** Makes room under the owner's max_conv_count (the victims above count toward it). */
 async function roomForImport(): Promise<void> {
   const repo = conversationRepository(t.ctx.dbHandle.db);
@@ -217,6 +230,48 @@ const cases = (): Case[] => [
     url: '/api/auth/login',
     form: (i) => ({ username: i.ownerName, password: i.ownerPassword }),
     expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  // sign-in for teams: single sign-on (off here: both ends send the browser back to the login page) and invites
+  {
+    method: 'GET',
+    url: '/api/auth/options',
+    expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  {
+    method: 'GET',
+    url: '/api/auth/oidc/start',
+    expect: { anonymous: 302, owner: 302, other: 302, superuser: 302 },
+  },
+  {
+    method: 'GET',
+    url: '/api/auth/oidc/callback',
+    expect: { anonymous: 302, owner: 302, other: 302, superuser: 302 },
+  },
+  { method: 'GET', url: '/api/system/invites', expect: { ...DENY_ADMIN, superuser: 200 } },
+  {
+    method: 'POST',
+    url: '/api/system/invites',
+    payload: () => ({ expires_in_hours: 1, max_uses: 1 }),
+    expect: { ...DENY_ADMIN, superuser: 201 },
+  },
+  {
+    method: 'DELETE',
+    url: '/api/system/invites/{invite}',
+    before: freshInvite,
+    expect: { ...DENY_ADMIN, superuser: 200 },
+  },
+  {
+    method: 'GET',
+    url: '/api/invite/{inviteToken}',
+    before: freshInvite,
+    expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  {
+    method: 'POST',
+    url: '/api/invite/{inviteToken}',
+    before: freshInvite,
+    payload: () => ({ username: `inv${++seq}x`, password: 'invited-pass-1' }),
+    expect: { anonymous: 201, owner: 201, other: 201, superuser: 201 },
   },
   {
     method: 'POST',

@@ -92,6 +92,15 @@ export function userRepository(db: Executor) {
     findByUsername(username: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
     },
+    /** The oldest account with this email, compared without case. */
+    findByEmail(email: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .orderBy('id')
+        .executeTakeFirst();
+    },
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
     },

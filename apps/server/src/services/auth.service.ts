@@ -122,22 +122,30 @@ async function upgradeHash(ctx: AppContext, user: UserRow, plain: string): Promi
 
 /** A checked login: gives the throttle reservations back and opens the session. */
 async function openSession(ctx: AppContext, input: LoginInput, user: UserRow): Promise<LoginResult> {
-  const { auth } = ctx.config;
   const keys = throttleKeys(input);
-  const db = ctx.dbHandle.db;
   const counter = ctx.coordination.counter;
   await counter.decrement(keys.account);
   await counter.decrement(keys.address);
+  return startSession(ctx, user, input);
+}
+
+/** Opens a server-side session for a user whose identity is established (password checked, or single sign-on). */
+export async function startSession(
+  ctx: AppContext,
+  user: UserRow,
+  client: { ip: string; userAgent: string | undefined },
+): Promise<LoginResult> {
+  const { auth } = ctx.config;
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await sessionRepository(db).insert({
+  await sessionRepository(ctx.dbHandle.db).insert({
     id: digest(ctx, token),
     user_id: user.id,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + auth.jwt_lifetime_seconds * 1000).toISOString(),
     last_seen_at: now.toISOString(),
-    user_agent: input.userAgent?.slice(0, 512) ?? null,
-    ip: input.ip.slice(0, 64),
+    user_agent: client.userAgent?.slice(0, 512) ?? null,
+    ip: client.ip.slice(0, 64),
   });
   return { token, user, maxAgeSeconds: auth.cookie_max_age };
 }

@@ -1,13 +1,13 @@
 import { hash, verify } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
-import { PASSWORD_RESET_REQUIRED } from '../db/schema';
+import { NO_LOCAL_PASSWORD, PASSWORD_RESET_REQUIRED } from '../db/schema';
 
 /** argon2id with the library's defaults (m=19 MiB, t=2, p=1). */
 export function hashPassword(plain: string): Promise<string> {
   return hash(plain);
 }
 
-export { PASSWORD_RESET_REQUIRED };
+export { NO_LOCAL_PASSWORD, PASSWORD_RESET_REQUIRED };
 
 /** bcrypt (`$2a$`, `$2b$`, `$2y$`): the predecessor's passlib hashes, verified so imported users keep their password. */
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
@@ -26,7 +26,7 @@ let dummy: Promise<string> | undefined;
 
 /** Verifies; for an unknown user pass `null` and a dummy hash is checked so timing does not reveal it. */
 export async function verifyPassword(hashed: string | null, plain: string): Promise<boolean> {
-  if (hashed === null || hashed === PASSWORD_RESET_REQUIRED) {
+  if (hashed === null || hashed === PASSWORD_RESET_REQUIRED || hashed === NO_LOCAL_PASSWORD) {
     dummy ??= hash('not-a-real-password');
     await verify(await dummy, plain).catch(() => false);
     return false;

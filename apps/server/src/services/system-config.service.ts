@@ -97,6 +97,7 @@ export function presentConfig(ctx: AppContext, config: Config = ctx.runtime.curr
       jwt_secret: boot.auth.jwt_secret ? MASKED_SECRET : null,
       user_secret: boot.auth.user_secret ? MASKED_SECRET : null,
       metrics_token: boot.auth.metrics_token ? MASKED_SECRET : null,
+      oidc: { ...config.auth.oidc, client_secret: boot.auth.oidc.client_secret ? MASKED_SECRET : null },
     },
     common: {
       ...config.common,
@@ -143,6 +144,7 @@ export async function saveSystemConfig(
       jwt_secret: null,
       user_secret: null,
       metrics_token: null,
+      oidc: { ...input.auth.oidc, client_secret: null },
     },
     common: { ...input.common, initial_admin_user_password: null },
   };

@@ -27,7 +27,7 @@ import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
 import { setUserGroup } from './group.service';
-import { hashPassword } from './password';
+import { NO_LOCAL_PASSWORD, hashPassword } from './password';
 import { sealedCustomKey, splitSettings } from './user-settings';
 
 async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
@@ -164,48 +164,67 @@ export interface CreateUserInput {
   settings?: Omit<UserSettingUpdate, 'openai_web_chat_status'>;
   /** Who creates it (recorded in the audit log); none at boot. */
   actor?: AuditActor;
+  /** A group the new user joins (its template applied, as when an admin moves them into it); default none. */
+  groupId?: number | null;
+  /** The stored hash instead of hashing `user.password` (an account made by single sign-on has none usable). */
+  hashedPassword?: string;
 }
 
 /** Creates a user with its settings row and counters; a taken username → "user already exists". */
 export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<LoadedUser> {
+  const hashed = input.hashedPassword ?? (await hashPassword(input.user.password));
+  return ctx.dbHandle.db.transaction().execute((trx) => insertUser(ctx, trx, input, hashed));
+}
+
+/** `createUser` inside the caller's transaction, with the password already hashed. */
+export async function insertUser(
+  ctx: AppContext,
+  trx: Executor,
+  input: CreateUserInput,
+  hashed: string,
+): Promise<LoadedUser> {
   const { user } = input;
-  const hashed = await hashPassword(user.password);
   const settings = input.settings ?? ctx.runtime.current().user_defaults;
-  return ctx.dbHandle.db.transaction().execute(async (trx) => {
-    if (await userRepository(trx).findByUsername(user.username))
-      throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: user.username });
-    const now = nowIso();
-    const row = await userRepository(trx).insert({
-      username: user.username,
-      nickname: user.nickname,
-      email: user.email,
-      hashed_password: hashed,
-      avatar: user.avatar ?? null,
-      remark: user.remark ?? null,
-      is_active: int(user.is_active),
-      is_superuser: int(user.is_superuser),
-      is_verified: int(user.is_verified),
-      last_active_time: null,
-      create_time: now,
-      update_time: now,
-    });
-    const { stored, counters } = splitSettings(ctx.secretBox, settings, null);
-    await userSettingRepository(trx).insert(row.id, stored);
-    await quotaRepository(trx).replaceForUser(row.id, counters);
-    await recordAudit(
-      ctx,
-      input.actor,
-      {
-        action: 'user.create',
-        targetType: 'user',
-        targetId: row.id,
-        targetLabel: row.username,
-        changes: { ...diffChanges(null, auditedUser(row)), password: [null, MASKED_SECRET] },
-      },
-      trx,
-    );
-    return getUser(ctx, row.id, trx);
+  if (await userRepository(trx).findByUsername(user.username))
+    throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: user.username });
+  const now = nowIso();
+  let row = await userRepository(trx).insert({
+    username: user.username,
+    nickname: user.nickname,
+    email: user.email,
+    hashed_password: hashed,
+    avatar: user.avatar ?? null,
+    remark: user.remark ?? null,
+    is_active: int(user.is_active),
+    is_superuser: int(user.is_superuser),
+    is_verified: int(user.is_verified),
+    last_active_time: null,
+    create_time: now,
+    update_time: now,
   });
+  const { stored, counters } = splitSettings(ctx.secretBox, settings, null);
+  await userSettingRepository(trx).insert(row.id, stored);
+  await quotaRepository(trx).replaceForUser(row.id, counters);
+  if (input.groupId != null) {
+    await setUserGroup(ctx, trx, row.id, input.groupId, null);
+    row = (await userRepository(trx).update(row.id, { group_id: input.groupId })) ?? row;
+  }
+  await recordAudit(
+    ctx,
+    input.actor,
+    {
+      action: 'user.create',
+      targetType: 'user',
+      targetId: row.id,
+      targetLabel: row.username,
+      changes: {
+        ...diffChanges(null, auditedUser(row)),
+        password: [null, hashed === NO_LOCAL_PASSWORD ? null : MASKED_SECRET],
+      },
+    },
+    trx,
+  );
+  return getUser(ctx, row.id, trx);
 }
 
 export interface UpdateUserInput {

@@ -2,8 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
-import { LoginPage } from '../features/auth';
-import { ensureUser } from '../lib/session';
+import { InviteRoute, LoginPage } from '../features/auth';
+import { ensureUser, setLoginFlag } from '../lib/session';
 import { loadSessionIfAny, requireAccess } from './guards';
 import { RootLayout } from './layout/root-layout';
 import { ErrorPage } from './pages/error-page';
@@ -32,6 +32,7 @@ const ADMIN_COMPONENTS: Record<
   config: () => import('../features/admin/config/config-page').then((m) => ({ Component: m.ConfigPage })),
   audit: () => import('../features/admin/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
   usage: () => import('../features/admin/usage/usage-page').then((m) => ({ Component: m.UsagePage })),
+  invite: () => import('../features/admin/invite/invite-page').then((m) => ({ Component: m.InvitePage })),
 };
 
 /** SPEC §2 route table with the §5 guards. Chat, history and admin pages load as separate chunks. */
@@ -52,6 +53,8 @@ export function createRoutes(client: QueryClient): RouteObject[] {
           path: 'login',
           element: <LoginPage />,
           loader: async ({ request }) => {
+            // Back from single sign-on: the server opened the session (HttpOnly cookie); mark it on this side.
+            if (new URL(request.url).searchParams.get('sso') === 'done') setLoginFlag();
             const user = await ensureUser(client).catch(() => null);
             if (!user) return null;
             const target = new URL(request.url).searchParams.get('redirect');
@@ -74,6 +77,11 @@ export function createRoutes(client: QueryClient): RouteObject[] {
           // Public: a share link opens without logging in.
           path: 'share/:token',
           lazy: () => import('./pages/share-route').then((m) => ({ Component: m.ShareRoute })),
+        },
+        {
+          // Public: an invite link opens without logging in.
+          path: 'invite/:token',
+          element: <InviteRoute />,
         },
         {
           path: 'admin',

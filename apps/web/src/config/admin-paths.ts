@@ -90,6 +90,8 @@ export const adminApiPaths = {
   register: '/api/auth/register',
   groups: '/api/system/groups',
   group: (id: number) => `/api/system/groups/${id}`,
+  invites: '/api/system/invites',
+  invite: (id: number) => `/api/system/invites/${id}`,
   // conversations
   allConversations: (query: AllConversationsQuery = {}) => withQuery('/api/conv/all', { ...query }),
   conversation: conv,

@@ -25,6 +25,7 @@ export const ADMIN_PAGES = [
   'config',
   'audit',
   'usage',
+  'invite',
 ] as const;
 export type AdminPage = (typeof ADMIN_PAGES)[number];
 
@@ -39,6 +40,8 @@ export const paths = {
   history: (conversationId: string) => `/conv/${encodeURIComponent(conversationId)}`,
   /** A share link's public page. */
   share: (token: string) => `/share/${encodeURIComponent(token)}`,
+  /** An invite link's public page (create an account). */
+  invite: (token: string) => `/invite/${encodeURIComponent(token)}`,
   admin: (page: AdminPage = 'system') => `/admin/${page}`,
   redirect: (target: string) => `/redirect/${encodeURIComponent(target.replace(/^\//, ''))}`,
   forbidden: '/error/403',
@@ -51,6 +54,10 @@ export const apiPaths = {
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   me: '/api/user/me',
+  /** What the login page offers besides the password (single sign-on). */
+  authOptions: '/api/auth/options',
+  /** GET: whether an invite link works; POST: create an account through it. */
+  invite: (token: string) => `/api/invite/${encodeURIComponent(token)}`,
   myUsage: '/api/user/me/usage',
   conversations: '/api/conv',
   /** One page of the user's list, after the previous page's last conversation. */

@@ -15,6 +15,7 @@ const TITLE_KEYS: Record<(typeof ADMIN_PAGES)[number], string> = {
   config: 'admin.configTitle',
   audit: 'admin.auditTitle',
   usage: 'admin.usageTitle',
+  invite: 'admin.inviteTitle',
 };
 
 /** Admin area: a side menu of the admin pages and the page itself. */

@@ -3,6 +3,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   users: ['admin', 'users'] as const,
   groups: ['admin', 'groups'] as const,
+  invites: ['admin', 'invites'] as const,
   conversations: ['admin', 'conversations'] as const,
   conversationList: (filter: object) => ['admin', 'conversations', 'list', filter] as const,
   conversationHistory: (id: string) => ['admin', 'conversations', 'history', id] as const,

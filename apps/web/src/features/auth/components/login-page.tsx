@@ -1,9 +1,10 @@
-import { Center, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Divider, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { UserRead } from '@cc/contracts';
 import { isSafeRedirect, paths } from '../../../config/paths';
+import { useAuthOptions } from '../api/get-auth-options';
 import { LoginForm } from './login-form';
 
 /** Where to go after logging in: the redirect query when it is a local path, else the user's home. */
@@ -12,10 +13,16 @@ export function postLoginTarget(redirect: string | null, user: Pick<UserRead, 'i
   return user.is_superuser ? paths.admin() : paths.conversation();
 }
 
+/** The reasons the server gives when single sign-on did not work (`?sso_error=`). */
+const SSO_ERRORS = ['unavailable', 'refused', 'failed', 'invite'];
+
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const options = useAuthOptions();
+  const sso = options.data?.sso ?? null;
+  const ssoError = params.get('sso_error');
 
   const handleSuccess = (user: UserRead) => {
     notifications.show({ color: 'green', message: t('auth.loginSuccess'), autoClose: 3000 });
@@ -31,7 +38,21 @@ export function LoginPage() {
         <Text c="dimmed" ta="center">
           {t('auth.subtitle')}
         </Text>
+        {ssoError && (
+          <Alert color="red" w={360} maw="100%" role="alert">
+            {t(`auth.sso.errors.${SSO_ERRORS.includes(ssoError) ? ssoError : 'failed'}`)}
+          </Alert>
+        )}
         <LoginForm onSuccess={handleSuccess} />
+        {sso && (
+          <Stack w={360} maw="100%" gap="sm">
+            <Divider label={t('auth.sso.or')} labelPosition="center" />
+            {/* A full-page navigation: the provider's page replaces this one and sends the browser back. */}
+            <Button component="a" href={sso.start_path} variant="default" fullWidth>
+              {t('auth.sso.signInWith', { provider: sso.label })}
+            </Button>
+          </Stack>
+        )}
       </Stack>
     </Center>
   );

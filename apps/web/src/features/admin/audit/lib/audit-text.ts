@@ -6,6 +6,8 @@ import type { AdminKey } from '../../shared/admin-i18n';
 export const ACTION_KEYS: Record<AuditAction, AdminKey> = {
   'auth.login': 'audit.actions.auth_login',
   'auth.login_failed': 'audit.actions.auth_login_failed',
+  'auth.sso_login': 'audit.actions.auth_sso_login',
+  'auth.sso_login_failed': 'audit.actions.auth_sso_login_failed',
   'user.create': 'audit.actions.user_create',
   'user.update': 'audit.actions.user_update',
   'user.delete': 'audit.actions.user_delete',
@@ -19,6 +21,9 @@ export const ACTION_KEYS: Record<AuditAction, AdminKey> = {
   'conversation.assign': 'audit.actions.conversation_assign',
   'share.create': 'audit.actions.share_create',
   'share.revoke': 'audit.actions.share_revoke',
+  'invite.create': 'audit.actions.invite_create',
+  'invite.revoke': 'audit.actions.invite_revoke',
+  'invite.use': 'audit.actions.invite_use',
   'server.create': 'audit.actions.server_create',
   'server.update': 'audit.actions.server_update',
   'server.delete': 'audit.actions.server_delete',

@@ -19,7 +19,7 @@ function isModelKey(path: Path): boolean {
 
 /**
  * The label and help of a config field, by its path in the document: a section's own keys have their own text
- * (`configFields.sections.<section>.<key>`); keys nested deeper (a new user's source settings) share the text
+ * (`configFields.sections.<section>.<key>`, and `<section>.<group>.<key>` for a group such as auth.oidc); keys nested deeper (a new user's source settings) share the text
  * of their name (`configFields.leaves.<key>`); models are named as everywhere else; list items are numbered.
  * A key with no text keeps its name (a test checks every key of the config has text).
  */
@@ -32,9 +32,10 @@ export function fieldText(t: TFunction, exists: (key: string) => boolean, path: 
   const name = String(last ?? '');
   if (isModelKey(path)) return { label: modelDisplay(name).label, help: null };
   const keys = path.filter((p): p is string => typeof p === 'string');
+  // A group of keys inside a section (auth.oidc) has its own texts too: `sections.<section>.<group>.<key>`.
   const candidates =
-    keys.length === 2
-      ? [`${PREFIX}.sections.${keys[0]}.${keys[1]}`, `${PREFIX}.leaves.${name}`]
+    keys.length === 2 || (keys.length === 3 && path.length === 3)
+      ? [`${PREFIX}.sections.${keys.join('.')}`, `${PREFIX}.leaves.${name}`]
       : [`${PREFIX}.leaves.${name}`];
   for (const base of candidates) {
     if (exists(`${base}.label`))
