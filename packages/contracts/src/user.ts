@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
+import { Budget, BudgetStatus } from './budget';
 import { ApiModel, WebModel } from './models';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
@@ -94,8 +95,14 @@ export type ApiSourceSetting = z.infer<typeof ApiSourceSetting>;
 export const UserSetting = z.object({
   id: z.number().int(),
   user_id: z.number().int(),
-  /** Remaining credits; -1 = unlimited. */
-  credits: z.number().min(-1),
+  /** Total spend budget in the configured currency (credits); -1 = unlimited. */
+  credits: Budget,
+  /** Spend budget per UTC day; -1 = none. */
+  daily_budget: Budget,
+  /** Spend budget per UTC calendar month; -1 = none. */
+  monthly_budget: Budget,
+  /** What was spent and what is left of each budget now (read only; ignored on write). */
+  budget: BudgetStatus.optional(),
   openai_web_chat_status: ShownChatStatus,
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting,
@@ -104,7 +111,11 @@ export type UserSetting = z.infer<typeof UserSetting>;
 
 /** Admin write of a user's settings (`id`/`user_id` are ignored; chat status may be reset to idling). */
 export const UserSettingUpdate = z.object({
-  credits: z.number().min(-1),
+  /** Total spend budget in currency units; -1 = unlimited. */
+  credits: Budget,
+  /** Per-day and per-month spend budgets; -1 = none; absent = unchanged. */
+  daily_budget: Budget.optional(),
+  monthly_budget: Budget.optional(),
   /** Only `idling` does something (frees the user); the others, as read back, are ignored. */
   openai_web_chat_status: ShownChatStatus.optional(),
   openai_web: WebSourceSetting,

@@ -1,4 +1,4 @@
-import { MASKED_SECRET, SOURCES } from '@cc/contracts';
+import { MASKED_SECRET, SOURCES, fromMicros } from '@cc/contracts';
 import type {
   ApiSourceSetting,
   ChatSource,
@@ -14,6 +14,8 @@ import type { UserRow, UserSettingsRow } from '../db/schema';
 import { bool } from '../repositories/executor';
 import type { CounterRow } from '../repositories/quota.repository';
 import { TOTAL } from '../repositories/quota.repository';
+import { budgetRow } from '../repositories/user-setting.repository';
+import { presentBudget } from './budget.presenter';
 
 /** A user with everything its read shape needs (what the user service loads). */
 export interface LoadedUser {
@@ -45,7 +47,9 @@ export function joinSettings(
   return {
     id: row.id,
     user_id: row.user_id,
-    credits: row.credits,
+    credits: fromMicros(Number(row.budget_total)),
+    daily_budget: fromMicros(Number(row.budget_daily)),
+    monthly_budget: fromMicros(Number(row.budget_monthly)),
     openai_web_chat_status: chatStatus ?? 'idling',
     openai_web: { ...(JSON.parse(row.openai_web) as StoredWeb), ...countersOf(webSource) },
     openai_api: { ...(JSON.parse(row.openai_api) as StoredApi), ...countersOf(apiSource) },
@@ -88,7 +92,10 @@ export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRea
   let setting = joinSettings(u.setting, u.counters, options.chatStatus ?? 'idling');
   const custom = setting.openai_api.custom_openai_api_settings;
   setting.openai_api.custom_openai_api_settings = { url: custom.url, key: custom.key ? MASKED_SECRET : null };
-  if (options.effective) setting = effectiveSetting(setting, options.effective);
+  if (options.effective) {
+    setting = effectiveSetting(setting, options.effective);
+    setting.budget = presentBudget(budgetRow(u.setting), options.effective.billing);
+  }
   const read: UserRead = {
     id: u.row.id,
     email: u.row.email,

@@ -47,7 +47,13 @@ export function withTemplate(
   };
   copy('openai_web');
   copy('openai_api');
-  return { credits: next.credits, openai_web: next.openai_web, openai_api: next.openai_api };
+  return {
+    credits: next.credits,
+    daily_budget: next.daily_budget,
+    monthly_budget: next.monthly_budget,
+    openai_web: next.openai_web,
+    openai_api: next.openai_api,
+  };
 }
 
 /** The own source settings kept while in a group: without the own API endpoint, which stays the user's. */
@@ -96,7 +102,7 @@ export async function leaveTemplate(db: Executor, userId: number, template: Grou
     JSON.parse(row.own_settings) as OwnSettings,
   );
   await settings.update(userId, {
-    credits: row.credits,
+    budget_total: Number(row.budget_total),
     openai_web: JSON.stringify(next.openai_web),
     openai_api: JSON.stringify(next.openai_api),
   });

@@ -13,6 +13,7 @@ import { shares } from './2026-11-23-07-shares';
 import { usage } from './2026-11-23-08-usage';
 import { groups } from './2026-11-23-10-groups';
 import { stats } from './2026-11-23-11-stats';
+import { budgets } from './2026-11-25-01-budgets';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -30,5 +31,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-23-08-usage': usage(),
     '2026-11-23-10-groups': groups(dialect),
     '2026-11-23-11-stats': stats(dialect),
+    '2026-11-25-01-budgets': budgets(dialect),
   };
 }
