@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VALIDATION_MESSAGES as V } from './errors';
 import { API_MODELS, WEB_MODELS } from './models';
 
 /**
@@ -27,10 +28,15 @@ export const Money = z
   .number()
   .min(0)
   .max(MAX_MONEY)
-  .refine(hasAtMost6Decimals, { message: 'validation.moneyDecimals' });
+  .refine(hasAtMost6Decimals, { message: V.moneyDecimals });
 
-/** A budget: an amount, or -1 for none (unlimited). */
-export const Budget = z.union([z.literal(-1), Money]);
+/** A budget: an amount ≥ 0 with at most 6 decimals, or -1 for none (unlimited). */
+export const Budget = z
+  .number()
+  .min(-1)
+  .max(MAX_MONEY)
+  .refine((v) => v === -1 || v >= 0, { message: V.budget })
+  .refine(hasAtMost6Decimals, { message: V.moneyDecimals });
 
 /** Price of one model in currency units per million tokens. */
 export const ModelPrice = z.object({ input: Money, output: Money });

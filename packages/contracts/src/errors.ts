@@ -177,6 +177,7 @@ export const ERROR_DETAILS = {
 /** Every message key the client must translate (errors, upstream errors, field messages, tips). */
 export const VALIDATION_MESSAGES = {
   moneyDecimals: 'validation.moneyDecimals',
+  budget: 'validation.budget',
   usernameRequired: 'validation.usernameRequired',
   passwordRequired: 'validation.passwordRequired',
   nicknameRequired: 'validation.nicknameRequired',

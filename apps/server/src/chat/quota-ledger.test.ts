@@ -211,7 +211,7 @@ describe('spend budgets', () => {
     for (const r of refused)
       expect(r.reason).toMatchObject({
         messageKey: 'errors.dailyBudgetSpent',
-        params: { time: `${tomorrow}T00:00:00.000Z` },
+        params: { time: `${tomorrow} 00:00 UTC` },
       });
     expect(await budgets(u.id)).toEqual({ total: 0.75, daily: 0.75, monthly: 0.75 });
     await expect(checkQuota(t.ctx, input(u))).rejects.toMatchObject({

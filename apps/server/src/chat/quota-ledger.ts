@@ -129,8 +129,10 @@ function throwIfSpent(
 ): void {
   const over = (limit: number, used: number) => limit !== -1 && used + amount >= limit + (amount > 0 ? 1 : 0);
   const ends = periodEnds(now);
-  if (over(b.budget_daily, spent.daily)) throw fail.dailyBudgetSpent(null, { time: ends.day });
-  if (over(b.budget_monthly, spent.monthly)) throw fail.monthlyBudgetSpent(null, { time: ends.month });
+  // "2026-11-26 00:00 UTC": the same in every language.
+  const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  if (over(b.budget_daily, spent.daily)) throw fail.dailyBudgetSpent(null, { time: shown(ends.day) });
+  if (over(b.budget_monthly, spent.monthly)) throw fail.monthlyBudgetSpent(null, { time: shown(ends.month) });
   if (over(b.budget_total, spent.total)) throw fail.budgetSpent();
 }
 

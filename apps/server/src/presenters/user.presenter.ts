@@ -1,6 +1,7 @@
 import { MASKED_SECRET, SOURCES, fromMicros } from '@cc/contracts';
 import type {
   ApiSourceSetting,
+  BillingConfig,
   ChatSource,
   ShownChatStatus,
   Config,
@@ -61,6 +62,8 @@ export interface PresentUserOptions {
   admin: boolean;
   /** For the user's own view: what they can really use under the live config. */
   effective?: Config;
+  /** The billing settings: adds what was spent and is left of each budget. */
+  billing?: BillingConfig;
   /** Live chat status (from coordination); absent = idling. */
   chatStatus?: ShownChatStatus | null;
 }
@@ -92,10 +95,9 @@ export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRea
   let setting = joinSettings(u.setting, u.counters, options.chatStatus ?? 'idling');
   const custom = setting.openai_api.custom_openai_api_settings;
   setting.openai_api.custom_openai_api_settings = { url: custom.url, key: custom.key ? MASKED_SECRET : null };
-  if (options.effective) {
-    setting = effectiveSetting(setting, options.effective);
-    setting.budget = presentBudget(budgetRow(u.setting), options.effective.billing);
-  }
+  if (options.effective) setting = effectiveSetting(setting, options.effective);
+  const billing = options.billing ?? options.effective?.billing;
+  if (billing) setting.budget = presentBudget(budgetRow(u.setting), billing);
   const read: UserRead = {
     id: u.row.id,
     email: u.row.email,

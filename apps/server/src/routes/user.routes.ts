@@ -97,7 +97,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       const statuses = await shownChatStatuses(ctx);
       return ok(
         (await listUsers(ctx)).map(
-          (u) => presentUser(u, { admin: true, chatStatus: statuses(u.row.id) }) as UserReadAdmin,
+          (u) =>
+            presentUser(u, {
+              admin: true,
+              chatStatus: statuses(u.row.id),
+              billing: ctx.runtime.current().billing,
+            }) as UserReadAdmin,
         ),
       );
     },
@@ -110,7 +115,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       schema: { tags, params: UserIdParams, response: { 200: envelope(UserReadAdmin) } },
     },
     async (request) =>
-      ok(presentUser(await getUser(ctx, request.params.user_id), { admin: true }) as UserReadAdmin),
+      ok(
+        presentUser(await getUser(ctx, request.params.user_id), {
+          admin: true,
+          billing: ctx.runtime.current().billing,
+        }) as UserReadAdmin,
+      ),
   );
 
   r.patch(

@@ -15,6 +15,8 @@ export function templateToForm(template: GroupTemplate): SettingForm {
     id: 0,
     user_id: 0,
     credits: -1,
+    daily_budget: -1,
+    monthly_budget: -1,
     openai_web_chat_status: 'idling',
     openai_web: template.openai_web,
     openai_api: { ...template.openai_api, custom_openai_api_settings: { url: null, key: null } },
