@@ -190,9 +190,19 @@ export const UserIdParams = z.object({ user_id: z.coerce.number().int().positive
  * A group's settings template: the per-source settings a member gets (the same shapes as a user's), except the
  * own API endpoint and key, which stay each user's.
  */
+/** Spend budgets a group gives its members (currency units; -1 = unlimited / none). */
+export const GroupBudgets = z.object({
+  credits: Budget,
+  daily_budget: Budget,
+  monthly_budget: Budget,
+});
+export type GroupBudgets = z.infer<typeof GroupBudgets>;
+
 export const GroupTemplate = z.object({
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting.omit({ custom_openai_api_settings: true }),
+  /** The members' spend budgets; null or absent: each member keeps their own. */
+  budgets: GroupBudgets.nullable().optional(),
 });
 export type GroupTemplate = z.infer<typeof GroupTemplate>;
 

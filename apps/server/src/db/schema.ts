@@ -35,6 +35,8 @@ export interface UserGroupsTable {
   name: string;
   openai_web: string;
   openai_api: string;
+  /** JSON of the template's `GroupBudgets` (currency units); null: members keep their own budgets. */
+  budgets: string | null;
   create_time: string;
   update_time: string;
 }

@@ -11,7 +11,8 @@ const MICROS = 1_000_000;
  * credits has a budget of 5 (e.g. USD 5) and -1 stays unlimited; nothing is spent yet. Optional daily and monthly
  * budgets (-1 = none) with what was spent in the period named by `day_key` / `month_key` (UTC; a different key
  * means the period started again and nothing of it is spent). `running_asks` keeps the amount an ask in flight
- * reserved (and the day it was reserved on) instead of a credit flag; `ask_logs.cost` what an ask cost.
+ * reserved (and the day it was reserved on) instead of a credit flag; `ask_logs.cost` what an ask cost;
+ * `user_groups.budgets` the budgets a group gives its members (JSON in currency units; null: none, as before).
  */
 export function budgets(dialect: DialectName) {
   const money = dialect === 'postgres' ? 'bigint' : 'integer';
@@ -52,8 +53,10 @@ export function budgets(dialect: DialectName) {
       await db.schema.alterTable('running_asks').addColumn('reserved_day', 'varchar(10)').execute();
       await db.schema.alterTable('running_asks').dropColumn('charged_credits').execute();
       await db.schema.alterTable('ask_logs').addColumn('cost', money).execute();
+      await db.schema.alterTable('user_groups').addColumn('budgets', 'text').execute();
     },
     async down(db: AnyDb) {
+      await db.schema.alterTable('user_groups').dropColumn('budgets').execute();
       await db.schema.alterTable('ask_logs').dropColumn('cost').execute();
       await db.schema
         .alterTable('running_asks')
