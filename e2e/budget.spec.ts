@@ -48,6 +48,7 @@ test('the admin prices GPT-3.5 and gives a user a small budget; the user is warn
   await budget.fill('0.45');
   await settings.getByRole('button', { name: 'Save' }).click();
   await expect(settings).toBeHidden();
+  await expect(row.getByTestId('limits-budget')).toContainText('Budget: $0.45 left');
 
   const context = await browser.newContext({ baseURL });
   const user = await context.newPage();
