@@ -65,7 +65,7 @@ async function seed(t: TestApp): Promise<void> {
       .values(
         users.map(({ id }) => ({
           user_id: id,
-          credits: -1,
+          budget_total: -1,
           openai_web: template.openai_web,
           openai_api: template.openai_api,
           update_time: now,

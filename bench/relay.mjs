@@ -164,7 +164,7 @@ const cookies = [];
        create_time, update_time) values (?, ?, ?, ?, 1, 0, 0, ?, ?)`,
   );
   const addSettings = db.prepare(
-    'insert into user_settings (user_id, credits, openai_web, openai_api, update_time) values (?, -1, ?, ?, ?)',
+    'insert into user_settings (user_id, budget_total, openai_web, openai_api, update_time) values (?, -1, ?, ?, ?)',
   );
   const addCounter = db.prepare(
     'insert into quota_counters (user_id, source, model, remaining) values (?, ?, ?, ?)',

@@ -7,6 +7,7 @@ import {
   WEB_MODELS,
   WebModel,
 } from './models';
+import { Budget, DEFAULT_MODEL_PRICES, ModelPrice } from './budget';
 import { ApiSourceSetting, Password, WebSourceSetting } from './user';
 
 /**
@@ -297,13 +298,28 @@ export const DEFAULT_NEW_USER_API: ApiSourceSetting = {
 };
 
 export const UserDefaultsConfig = z.object({
-  /** Credits a new user starts with (-1 = unlimited). */
-  credits: z.number().min(-1).default(-1),
+  /** Total spend budget of a new user in the billing currency (-1 = unlimited). */
+  credits: Budget.default(-1),
   /** Web-account source settings of a new user. */
   openai_web: WebSourceSetting.default(DEFAULT_NEW_USER_WEB),
   /** API-key source settings of a new user. */
   openai_api: ApiSourceSetting.default(DEFAULT_NEW_USER_API),
 });
+
+export const BillingConfig = z.object({
+  /** Currency of prices and budgets (ISO 4217 code, shown next to amounts). */
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .default('USD'),
+  /** Price per million input and output tokens of each product model; a model without a price costs nothing. */
+  prices: z.record(z.string(), ModelPrice).default(DEFAULT_MODEL_PRICES),
+  /** Warn the user once this share of a budget is spent (0–1). */
+  warn_at: z.number().min(0).max(1).default(0.8),
+  /** Output tokens assumed when an ask's cost is reserved up front (the real cost is settled at the end). */
+  reserve_output_tokens: z.number().int().min(0).max(1_000_000).default(1000),
+});
+export type BillingConfig = z.infer<typeof BillingConfig>;
 
 export const Config = z.object({
   openai_web: OpenaiWebConfig.prefault({}),
@@ -315,6 +331,7 @@ export const Config = z.object({
   stats: StatsConfig.prefault({}),
   log: LogConfig.prefault({}),
   user_defaults: UserDefaultsConfig.prefault({}),
+  billing: BillingConfig.prefault({}),
 });
 export type Config = z.infer<typeof Config>;
 export type ConfigInput = z.input<typeof Config>;

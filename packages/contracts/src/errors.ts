@@ -71,7 +71,12 @@ export const ERRORS = {
   noAvailableTotalAskCount: { code: 10403, status: 403, message: 'errors.noAvailableTotalAskCount' },
   noAvailableGpt4AskCount: { code: 10403, status: 403, message: 'errors.noAvailableGpt4AskCount' },
   noAvailableModelAskCount: { code: 10403, status: 403, message: 'errors.noAvailableModelAskCount' },
-  noAvailableCredits: { code: 10403, status: 403, message: 'errors.noAvailableCredits' },
+  /** The total spend budget is spent. */
+  budgetSpent: { code: 10403, status: 403, message: 'errors.budgetSpent' },
+  /** params `{time}`: the daily budget is spent until then (UTC midnight). */
+  dailyBudgetSpent: { code: 10403, status: 403, message: 'errors.dailyBudgetSpent' },
+  /** params `{time}`: the monthly budget is spent until then (the 1st, UTC). */
+  monthlyBudgetSpent: { code: 10403, status: 403, message: 'errors.monthlyBudgetSpent' },
   maxConversationCountReached: { code: 10403, status: 403, message: 'errors.maxConversationCountReached' },
   cannotConnectMoreThanOneClient: {
     code: 409,
@@ -178,6 +183,8 @@ export const ERROR_DETAILS = {
 
 /** Every message key the client must translate (errors, upstream errors, field messages, tips). */
 export const VALIDATION_MESSAGES = {
+  moneyDecimals: 'validation.moneyDecimals',
+  budget: 'validation.budget',
   usernameRequired: 'validation.usernameRequired',
   passwordRequired: 'validation.passwordRequired',
   nicknameRequired: 'validation.nicknameRequired',

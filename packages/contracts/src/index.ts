@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './budget';
 export * from './chat';
 export * from './config';
 export * from './conversation';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BudgetStatus } from './budget';
 import { ChatSource } from './models';
 
 const IsoDateTime = z.iso.datetime({ offset: true });
@@ -37,6 +38,8 @@ export const UsageRow = z.object({
   avg_answer_seconds: z.number(),
   /** Asks that ended in an error or a timeout. */
   errors: z.number().int(),
+  /** What the asks cost (their tokens at the model's prices, as charged against the budgets), currency units. */
+  cost: z.number(),
 });
 export type UsageRow = z.infer<typeof UsageRow>;
 
@@ -44,6 +47,8 @@ export const UsageReport = z.object({
   start: z.string(),
   end: z.string(),
   group: UsageGroup,
+  /** The currency of `cost`. */
+  currency: z.string(),
   rows: z.array(UsageRow),
 });
 export type UsageReport = z.infer<typeof UsageReport>;
@@ -63,6 +68,10 @@ export const MyUsage = z.object({
   asks: z.number().int(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+  /** What this month's asks cost, currency units. */
+  cost: z.number(),
+  /** The spend budgets: budget, spent and left per period. */
+  budget: BudgetStatus,
   sources: z.array(
     z.object({
       source: ChatSource,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
+import { Budget, BudgetStatus } from './budget';
 import { QueryBool, SortOrder } from './conversation';
 import { ApiModel, WebModel } from './models';
 
@@ -95,8 +96,14 @@ export type ApiSourceSetting = z.infer<typeof ApiSourceSetting>;
 export const UserSetting = z.object({
   id: z.number().int(),
   user_id: z.number().int(),
-  /** Remaining credits; -1 = unlimited. */
-  credits: z.number().min(-1),
+  /** Total spend budget in the configured currency (credits); -1 = unlimited. */
+  credits: Budget,
+  /** Spend budget per UTC day; -1 = none. */
+  daily_budget: Budget,
+  /** Spend budget per UTC calendar month; -1 = none. */
+  monthly_budget: Budget,
+  /** What was spent and what is left of each budget now (read only; ignored on write). */
+  budget: BudgetStatus.optional(),
   openai_web_chat_status: ShownChatStatus,
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting,
@@ -105,7 +112,11 @@ export type UserSetting = z.infer<typeof UserSetting>;
 
 /** Admin write of a user's settings (`id`/`user_id` are ignored; chat status may be reset to idling). */
 export const UserSettingUpdate = z.object({
-  credits: z.number().min(-1),
+  /** Total spend budget in currency units; -1 = unlimited. */
+  credits: Budget,
+  /** Per-day and per-month spend budgets; -1 = none; absent = unchanged. */
+  daily_budget: Budget.optional(),
+  monthly_budget: Budget.optional(),
   /** Only `idling` does something (frees the user); the others, as read back, are ignored. */
   openai_web_chat_status: ShownChatStatus.optional(),
   openai_web: WebSourceSetting,
@@ -214,9 +225,19 @@ export type UserRefsQuery = z.infer<typeof UserRefsQuery>;
  * A group's settings template: the per-source settings a member gets (the same shapes as a user's), except the
  * own API endpoint and key, which stay each user's.
  */
+/** Spend budgets a group gives its members (currency units; -1 = unlimited / none). */
+export const GroupBudgets = z.object({
+  credits: Budget,
+  daily_budget: Budget,
+  monthly_budget: Budget,
+});
+export type GroupBudgets = z.infer<typeof GroupBudgets>;
+
 export const GroupTemplate = z.object({
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting.omit({ custom_openai_api_settings: true }),
+  /** The members' spend budgets; null or absent: each member keeps their own. */
+  budgets: GroupBudgets.nullable().optional(),
 });
 export type GroupTemplate = z.infer<typeof GroupTemplate>;
 

@@ -10,7 +10,9 @@ import { assertAskFilesUsable } from '../services/file.service';
 import { getUser } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
-import { checkQuota, reserve } from './quota-ledger';
+import { countTokens } from '../sources/tokens';
+import { pathContext } from './context-path';
+import { checkQuota, estimateAskCost, reserve } from './quota-ledger';
 import type { Reservation } from './quota-ledger';
 
 /** An ask that passed every check and has been charged. */
@@ -60,6 +62,30 @@ async function conversationToContinue(
 }
 
 /**
+ * Tokens the ask sends, counted with the tokenizer: the question and, for the API source (which sends the
+ * conversation), the context it takes along. The web account keeps its context upstream.
+ */
+async function inputTokensOf(
+  ctx: AppContext,
+  request: AskRequest,
+  conversation: ConversationRow | null,
+  question: { id: string; parent: string | null } | null,
+): Promise<number> {
+  const texts = [request.text_content];
+  if (conversation && request.source === 'openai_api') {
+    const parent = question ? question.parent : (request.parent ?? null);
+    const context = await pathContext(
+      ctx,
+      conversation.conversation_id,
+      parent,
+      request.api_context_message_count,
+    );
+    for (const m of context) texts.push(m.content);
+  }
+  return texts.reduce((n, text) => n + countTokens(request.model, text), 0);
+}
+
+/**
  * Admission: validate, authorize, check every quota and file, then charge. Throws the error the user should see
  * for the first check that fails; nothing is charged then. Asking counts as activity.
  */
@@ -101,6 +127,11 @@ export async function admitAsk(
   });
   const attachments = request.openai_web_attachments ?? [];
   await assertAskFilesUsable(ctx, user, attachments, request.openai_web_multimodal_image_parts ?? []);
-  const reservation = await reserve(ctx, user.id, source, model, adapter.sharedCap(config, model));
+  const estimate = estimateAskCost(
+    config.billing,
+    model,
+    await inputTokensOf(ctx, request, conversation, question),
+  );
+  const reservation = await reserve(ctx, user.id, source, model, adapter.sharedCap(config, model), estimate);
   return { conversation, setting, pluginIds, question, reservation };
 }

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { CHAT_CLOSE, ERROR_DETAILS, TIPS } from '@cc/contracts';
+import { CHAT_CLOSE, TIPS } from '@cc/contracts';
 import type { AskRequest } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
-import { fail } from '../errors/app-error';
 import { describeFailure, toErrorFrame } from '../errors/describe-failure';
-import { messageRepository } from '../repositories/message.repository';
 import { UpstreamEmptyAnswer } from '../sources/errors';
-import type { AskInput, ContextMessage, SourceAdapter } from '../sources/types';
+import type { AskInput, SourceAdapter } from '../sources/types';
 import { admitAsk } from './admission';
+import { pathContext } from './context-path';
 import type { Admission } from './admission';
 import type { AnswerSink } from './frames';
 import { waitForServer, withFailover } from './queue';
@@ -214,28 +213,6 @@ function askInput(ctx: AppContext, run: AskRun, admission: Admission, lease: Lea
     contextCount: request.api_context_message_count,
     signal: run.signal,
   };
-}
-
-/** Path from the root to `parent` (oldest first), as context, limited to the last `count` (-1 = all). */
-async function pathContext(
-  ctx: AppContext,
-  conversationId: string,
-  parent: string | null,
-  count: number,
-): Promise<ContextMessage[]> {
-  if (!parent || count === 0) return [];
-  const rows = await messageRepository(ctx.dbHandle.db).listByConversation(conversationId);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  if (!byId.has(parent)) throw fail.invalidParams(ERROR_DETAILS.parentNotInConversation);
-  const path: ContextMessage[] = [];
-  for (let cur = byId.get(parent); cur; cur = cur.parent ? byId.get(cur.parent) : undefined) {
-    if ((cur.role === 'user' || cur.role === 'assistant' || cur.role === 'system') && cur.text) {
-      path.push({ role: cur.role, content: cur.text });
-    }
-    if (path.length > 10_000) break;
-  }
-  path.reverse();
-  return count === -1 ? path : path.slice(-count);
 }
 
 /** Tells the client what went wrong (the same description as HTTP errors) and closes with its code. */

@@ -4,10 +4,18 @@ import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
+import { fromMicros } from '@cc/contracts';
+import { userSettingRepository } from '../repositories/user-setting.repository';
 import { checkQuota, reserve } from './quota-ledger';
 import type { QuotaCheckInput } from './quota-ledger';
 
 let t: TestApp;
+
+/** What the user spent in all, currency units. */
+async function spent(userId: number): Promise<number> {
+  const row = await userSettingRepository(t.ctx.dbHandle.db).findByUserId(userId);
+  return fromMicros(Number(row!.spent_total));
+}
 beforeAll(async () => {
   t = await createTestApp({}, undefined, { demo: false });
 });
@@ -58,17 +66,17 @@ describe('quota ledger', () => {
     expect(joinSettings(after.setting, after.counters).openai_api.total_ask_count).toBe(0);
   });
 
-  it('refund gives back counts and credits exactly once', async () => {
+  it('refund gives back counts and the money reserved exactly once', async () => {
     const u = await userWith((s) => {
       s.openai_api.total_ask_count = 2;
       s.openai_api.per_model_ask_count = { gpt_4: 1 };
       s.credits = 5;
     });
-    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4');
+    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4', null, 1_000_000);
     let s = joinSettings((await getUser(t.ctx, u.id)).setting, (await getUser(t.ctx, u.id)).counters);
-    expect([s.openai_api.total_ask_count, s.openai_api.per_model_ask_count.gpt_4, s.credits]).toEqual([
-      1, 0, 4,
-    ]);
+    expect([s.openai_api.total_ask_count, s.openai_api.per_model_ask_count.gpt_4, await spent(u.id)]).toEqual(
+      [1, 0, 1],
+    );
     await expect(reserve(t.ctx, u.id, 'openai_api', 'gpt_4')).rejects.toMatchObject({
       messageKey: 'errors.noAvailableModelAskCount',
     });
@@ -78,9 +86,9 @@ describe('quota ledger', () => {
     await r.refund();
     await r.refund();
     s = joinSettings((await getUser(t.ctx, u.id)).setting, (await getUser(t.ctx, u.id)).counters);
-    expect([s.openai_api.total_ask_count, s.openai_api.per_model_ask_count.gpt_4, s.credits]).toEqual([
-      2, 1, 5,
-    ]);
+    expect([s.openai_api.total_ask_count, s.openai_api.per_model_ask_count.gpt_4, await spent(u.id)]).toEqual(
+      [2, 1, 0],
+    );
   });
 
   it('checks in the predecessor order with the exact error keys', async () => {
@@ -96,7 +104,9 @@ describe('quota ledger', () => {
       ['errors.noAvailableTotalAskCount', (s) => (s.openai_api.total_ask_count = 0)],
       ['errors.noAvailableModelAskCount', (s) => (s.openai_api.per_model_ask_count = { gpt_3_5: 0 })],
       ['errors.maxConversationCountReached', (s) => (s.openai_api.max_conv_count = 0)],
-      ['errors.noAvailableCredits', (s) => (s.credits = 0)],
+      ['errors.budgetSpent', (s) => (s.credits = 0)],
+      ['errors.dailyBudgetSpent', (s) => (s.daily_budget = 0)],
+      ['errors.monthlyBudgetSpent', (s) => (s.monthly_budget = 0)],
       ['errors.uploadingNotAllowed', () => undefined, { images: 1 }],
     ];
     for (const [key, patch, extra] of cases) {
@@ -148,5 +158,132 @@ describe('quota ledger', () => {
     ).rejects.toMatchObject({
       messageKey: 'errors.userNotAllowToAskAtThisTime',
     });
+  });
+});
+
+describe('spend budgets', () => {
+  const QUARTER = 250_000; // micros
+
+  async function budgets(userId: number) {
+    const row = await userSettingRepository(t.ctx.dbHandle.db).findByUserId(userId);
+    return {
+      total: fromMicros(Number(row!.spent_total)),
+      daily: fromMicros(Number(row!.spent_daily)),
+      monthly: fromMicros(Number(row!.spent_monthly)),
+    };
+  }
+
+  const unlimitedCounts = (s: QuotaCheckInput['setting']) => {
+    s.openai_api.total_ask_count = -1;
+    s.openai_api.per_model_ask_count = {};
+    s.openai_api.rate_limits = [];
+  };
+
+  it('50 parallel asks with a total budget for exactly 7: 7 reserved, never overspent', async () => {
+    const u = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = 1.75;
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, QUARTER)),
+    );
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(results.length - refused.length).toBe(7);
+    expect(new Set(refused.map((r) => (r.reason as { messageKey: string }).messageKey))).toEqual(
+      new Set(['errors.budgetSpent']),
+    );
+    expect((await budgets(u.id)).total).toBe(1.75);
+  });
+
+  it('50 parallel asks with a daily budget for exactly 3: 3 reserved; the error says until when', async () => {
+    const u = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = -1;
+      s.daily_budget = 0.75;
+      s.monthly_budget = 100;
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, QUARTER)),
+    );
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(results.length - refused.length).toBe(3);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (const r of refused)
+      expect(r.reason).toMatchObject({
+        messageKey: 'errors.dailyBudgetSpent',
+        params: { time: `${tomorrow} 00:00 UTC` },
+      });
+    expect(await budgets(u.id)).toEqual({ total: 0.75, daily: 0.75, monthly: 0.75 });
+    await expect(checkQuota(t.ctx, input(u))).rejects.toMatchObject({
+      messageKey: 'errors.dailyBudgetSpent',
+    });
+  });
+
+  it('settling gives back what was reserved too much and charges a higher cost only up to what is left', async () => {
+    const u = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = 1;
+    });
+    const a = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 500_000);
+    const b = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 400_000);
+    expect((await budgets(u.id)).total).toBe(0.9);
+    // 0.7 real cost: 0.2 more than reserved, but only 0.1 is left: charged 0.6, the budget is spent, not overrun.
+    expect(await a.settle(700_000)).toBe(600_000);
+    expect((await budgets(u.id)).total).toBe(1);
+    // 0.1 real cost of 0.4 reserved: 0.3 goes back.
+    expect(await b.settle(100_000)).toBe(100_000);
+    expect((await budgets(u.id)).total).toBe(0.7);
+    // Settled once: a second settle or refund changes nothing.
+    await b.refund();
+    expect((await budgets(u.id)).total).toBe(0.7);
+  });
+
+  it('concurrent settlements above their reservations never take the budget below 0', async () => {
+    const u = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = 1;
+      s.monthly_budget = 0.9;
+    });
+    const reservations = await Promise.all(
+      Array.from({ length: 5 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 100_000)),
+    );
+    const charged = await Promise.all(reservations.map((r) => r.settle(500_000)));
+    expect(charged.reduce((n, c) => n + c, 0)).toBe(900_000);
+    expect(await budgets(u.id)).toEqual({ total: 0.9, daily: 0.9, monthly: 0.9 });
+    await expect(checkQuota(t.ctx, input(u))).rejects.toMatchObject({
+      messageKey: 'errors.monthlyBudgetSpent',
+    });
+  });
+
+  it("a new day starts the daily budget again by itself; a refund does not give yesterday's spending back", async () => {
+    const u = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = -1;
+      s.daily_budget = 1;
+    });
+    const settings = userSettingRepository(t.ctx.dbHandle.db);
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const yesterdayKeys = {
+      day: yesterday.toISOString().slice(0, 10),
+      month: yesterday.toISOString().slice(0, 7),
+    };
+    await settings.addSpent(u.id, 1_000_000, yesterdayKeys);
+    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 500_000);
+    expect((await budgets(u.id)).daily).toBe(0.5);
+    // Giving back an amount reserved yesterday leaves today's spending alone.
+    await settings.releaseBudget(u.id, 300_000, yesterdayKeys.day);
+    expect((await budgets(u.id)).daily).toBe(0.5);
+    await r.refund();
+    expect((await budgets(u.id)).daily).toBe(0);
+  });
+
+  it('-1 means unlimited: no budget, any cost is charged and nothing is refused', async () => {
+    const u = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = -1;
+    });
+    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4', null, 5_000_000_000);
+    expect(await r.settle(9_000_000_000)).toBe(9_000_000_000);
+    await expect(checkQuota(t.ctx, input(u))).resolves.toBeUndefined();
   });
 });

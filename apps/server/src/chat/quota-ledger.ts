@@ -1,5 +1,6 @@
 import { ERROR_DETAILS } from '@cc/contracts';
-import type { ChatSource, Config, UserSetting } from '@cc/contracts';
+import { costMicros } from '@cc/contracts';
+import type { BillingConfig, ChatSource, Config, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { fail } from '../errors/app-error';
 import type { Executor } from '../repositories/executor';
@@ -7,11 +8,11 @@ import { conversationRepository } from '../repositories/conversation.repository'
 import { TOTAL, quotaRepository } from '../repositories/quota.repository';
 import { rateEventRepository } from '../repositories/rate-event.repository';
 import { sharedCapKey, sharedCapRepository } from '../repositories/shared-cap.repository';
-import { userSettingRepository } from '../repositories/user-setting.repository';
+import { budgetRow, periodKeys, userSettingRepository } from '../repositories/user-setting.repository';
+import type { BudgetRow } from '../repositories/user-setting.repository';
+import { periodEnds, spentNow } from '../presenters/budget.presenter';
+import type { TokenUsage } from '../sources/tokens';
 import type { SharedCap, SourceAdapter } from '../sources/types';
-
-/** Credits one ask costs (when the user's credits are limited). */
-export const CREDITS_PER_ASK = 1;
 
 export interface QuotaCheckInput {
   userId: number;
@@ -107,16 +108,56 @@ export async function checkQuota(
     setting: input.setting,
     config,
   });
-  if (input.setting.credits !== -1 && input.setting.credits < CREDITS_PER_ASK)
-    throw fail.noAvailableCredits();
+  await checkBudgets(db, input.userId, now);
 }
 
-/** What one ask took: counted asks of the source and model, credits when charged, and its rate event. */
+/** Refuses an ask when a budget is spent (nothing left of it); the exact reservation is checked in `reserve`. */
+async function checkBudgets(db: Executor, userId: number, now: Date): Promise<void> {
+  const row = await userSettingRepository(db).findByUserId(userId);
+  if (!row) return;
+  const b = budgetRow(row);
+  const spent = spentNow(b, now);
+  throwIfSpent(b, spent, now, 0);
+}
+
+/** The error of the first budget that `amount` more would overrun (with nothing left, for amount 0). */
+function throwIfSpent(
+  b: BudgetRow,
+  spent: { total: number; daily: number; monthly: number },
+  now: Date,
+  amount: number,
+): void {
+  const over = (limit: number, used: number) => limit !== -1 && used + amount >= limit + (amount > 0 ? 1 : 0);
+  const ends = periodEnds(now);
+  // "2026-11-26 00:00 UTC": the same in every language.
+  const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  if (over(b.budget_daily, spent.daily)) throw fail.dailyBudgetSpent(null, { time: shown(ends.day) });
+  if (over(b.budget_monthly, spent.monthly)) throw fail.monthlyBudgetSpent(null, { time: shown(ends.month) });
+  if (over(b.budget_total, spent.total)) throw fail.budgetSpent();
+}
+
+/**
+ * What an ask is reserved at, in micros: the input tokens of what it sends (counted with the tokenizer) at the
+ * model's input price, plus the configured output allowance at its output price. 0 for a model without a price.
+ */
+export function estimateAskCost(billing: BillingConfig, model: string, inputTokens: number): number {
+  return costMicros(billing.prices[model], inputTokens, billing.reserve_output_tokens);
+}
+
+/** The real cost of an ask's tokens, in micros. */
+export function askCost(billing: BillingConfig, model: string, usage: TokenUsage): number {
+  return costMicros(billing.prices[model], usage.inputTokens, usage.outputTokens);
+}
+
+/** What one ask took: counted asks of the source and model, money reserved against the budgets, its rate event. */
 export interface Charge {
   userId: number;
   source: string;
   model: string;
-  chargedCredits: boolean;
+  /** Micros reserved against the budgets (0: none). */
+  reserved: number;
+  /** The UTC day (YYYY-MM-DD) the reservation was made on. */
+  reservedDay: string;
   rateEventId: number;
   /** The place taken under the shared cap (deleted by a refund), or null. */
   capEventId: number | null;
@@ -127,7 +168,12 @@ export interface Reservation {
   /** What was taken (recorded with the ask in flight, so another instance can refund it). */
   charge: Charge;
   refund(): Promise<void>;
-  settle(): void;
+  /**
+   * Keeps the counts and replaces the money reserved by the real cost (micros): what was reserved too much goes
+   * back; a cost above the reservation is charged up to what the budgets have left, never below 0. Resolves to
+   * the amount charged in the end.
+   */
+  settle(cost: number): Promise<number>;
 }
 
 /** Gives one ask's charge back, inside the caller's transaction. */
@@ -135,7 +181,7 @@ export async function refundCharge(trx: Executor, charge: Charge): Promise<void>
   const quotas = quotaRepository(trx);
   await quotas.increment(charge.userId, charge.source, TOTAL);
   await quotas.increment(charge.userId, charge.source, charge.model);
-  if (charge.chargedCredits) await userSettingRepository(trx).giveCredits(charge.userId, CREDITS_PER_ASK);
+  await userSettingRepository(trx).releaseBudget(charge.userId, charge.reserved, charge.reservedDay);
   await rateEventRepository(trx).delete(charge.rateEventId);
   if (charge.capEventId !== null) await sharedCapRepository(trx).delete(charge.capEventId);
 }
@@ -152,6 +198,8 @@ export async function reserve(
   model: string,
   /** The cap every user of the source shares that this ask counts toward, if any. */
   cap: SharedCap | null = null,
+  /** Micros to reserve against the budgets (`estimateAskCost`). */
+  estimate = 0,
 ): Promise<Reservation> {
   const { db, dialect } = ctx.dbHandle;
   const state = await db.transaction().execute(async (trx) => {
@@ -160,9 +208,16 @@ export async function reserve(
     if (!(await quotas.decrementIfAvailable(userId, source, model)))
       throw fail.noAvailableModelAskCount(model);
     const settings = userSettingRepository(trx);
-    const chargedCredits = await settings.takeCreditsIfAvailable(userId, CREDITS_PER_ASK);
-    if (!chargedCredits && (await settings.creditsOf(userId)) !== -1) throw fail.noAvailableCredits();
     const now = new Date();
+    const keys = periodKeys(now);
+    if (!(await settings.reserveBudget(userId, estimate, keys))) {
+      const row = await settings.findByUserId(userId);
+      if (row) {
+        const b = budgetRow(row);
+        throwIfSpent(b, spentNow(b, now), now, estimate);
+      }
+      throw fail.budgetSpent();
+    }
     const rateEventId = await rateEventRepository(trx).insert(userId, source, now.toISOString());
     // Last, after the user's own counters: an ask refused for the user's quota takes no place under the cap.
     let capEventId: number | null = null;
@@ -175,14 +230,16 @@ export async function reserve(
       });
       if (capEventId === null) throw fail.noAvailableGpt4AskCount();
     }
-    return { chargedCredits, rateEventId, capEventId };
+    return { reserved: estimate, reservedDay: keys.day, rateEventId, capEventId };
   });
   let done = false;
   const charge: Charge = { userId, source, model, ...state };
   return {
     charge,
-    settle() {
+    async settle(cost: number) {
+      if (done) return charge.reserved;
       done = true;
+      return ctx.dbHandle.db.transaction().execute((trx) => settleCharge(trx, charge, cost));
     },
     async refund() {
       if (done) return;
@@ -190,4 +247,34 @@ export async function reserve(
       await ctx.dbHandle.db.transaction().execute((trx) => refundCharge(trx, charge));
     },
   };
+}
+
+/**
+ * Replaces an ask's reservation by its real cost (micros), inside the caller's transaction: the difference goes
+ * back, or (cost above the reservation) is charged up to the room every limited budget has left, with the row
+ * locked so that concurrent asks never take the same room twice. Returns what the ask was charged in all.
+ */
+export async function settleCharge(
+  trx: Executor,
+  charge: Charge,
+  cost: number,
+  now = new Date(),
+): Promise<number> {
+  const settings = userSettingRepository(trx);
+  if (cost <= charge.reserved) {
+    await settings.releaseBudget(charge.userId, charge.reserved - cost, charge.reservedDay);
+    return cost;
+  }
+  const row = await settings.budgetsForUpdate(charge.userId);
+  if (!row) return charge.reserved;
+  const spent = spentNow(row, now);
+  const room = (limit: number, used: number) => (limit === -1 ? Infinity : Math.max(0, limit - used));
+  const extra = Math.min(
+    cost - charge.reserved,
+    room(row.budget_total, spent.total),
+    room(row.budget_daily, spent.daily),
+    room(row.budget_monthly, spent.monthly),
+  );
+  await settings.addSpent(charge.userId, extra, periodKeys(now));
+  return charge.reserved + extra;
 }

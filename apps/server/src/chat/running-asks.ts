@@ -43,7 +43,8 @@ export class RunningAsks {
       user_id: charge.userId,
       source: charge.source,
       model: charge.model,
-      charged_credits: charge.chargedCredits ? 1 : 0,
+      reserved: charge.reserved,
+      reserved_day: charge.reservedDay,
       rate_event_id: charge.rateEventId,
       cap_event_id: charge.capEventId,
       answered: 0,
@@ -119,7 +120,8 @@ export async function settleInterrupted(
           userId: row.user_id,
           source: row.source,
           model: row.model,
-          chargedCredits: row.charged_credits === 1,
+          reserved: Number(row.reserved),
+          reservedDay: row.reserved_day ?? row.started_at.slice(0, 10),
           rateEventId: row.rate_event_id,
           capEventId: row.cap_event_id,
         });
@@ -147,6 +149,8 @@ function interruptedLog(row: RunningAskRow, now: number) {
     ask_time: askStarted ? Math.max(0, end - askStarted) / 1000 : 0,
     outcome: 'interrupted',
     charged: row.answered,
+    // An answer cut off with its instance keeps what was reserved for it (its real usage is unknown).
+    cost: row.answered === 1 ? Number(row.reserved) : null,
     error: 'the instance running the ask stopped',
   };
 }

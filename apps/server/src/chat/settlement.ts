@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { UpstreamTimeout } from '../sources/errors';
 import type { TokenUsage } from '../sources/tokens';
+import { askCost } from './quota-ledger';
 import type { Reservation } from './quota-ledger';
 import { QueueTimeoutError } from '../errors/queue-errors';
 import { isAppError } from '../errors/app-error';
@@ -35,6 +36,8 @@ export interface AskLogEntry {
   error: unknown;
   /** Tokens in and out; null when the ask never reached an upstream. */
   usage?: TokenUsage | null;
+  /** What the ask was charged against the budgets, micros; null when nothing. */
+  cost?: number | null;
 }
 
 /** Writes the ask log row; a failure to write is logged, never thrown (the answer is already settled). */
@@ -55,6 +58,7 @@ export async function logAsk(ctx: AppContext, entry: AskLogEntry): Promise<void>
       input_tokens: entry.usage?.inputTokens ?? null,
       output_tokens: entry.usage?.outputTokens ?? null,
       tokens_estimated: entry.usage ? (entry.usage.estimated ? 1 : 0) : null,
+      cost: entry.cost ?? null,
       error: error ? String((error as Error).message ?? error).slice(0, 500) : null,
     })
     .catch((err: unknown) => ctx.log.error({ err }, 'ask log write failed'));
@@ -107,9 +111,18 @@ export async function settleAsk(
   /** Overrides the outcome told by `error` (a shutdown's abort is `interrupted`, not `canceled`). */
   outcome?: Outcome,
 ): Promise<void> {
+  let cost: number | null = null;
   if (ask.reservation) {
-    if (ask.hasAnswer) ask.reservation.settle();
-    else await ask.reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
+    if (ask.hasAnswer) {
+      const { reservation } = ask;
+      const real = ask.usage
+        ? askCost(ctx.runtime.current().billing, ask.request.model, ask.usage)
+        : reservation.charge.reserved;
+      cost = await reservation.settle(real).catch((err: unknown) => {
+        ctx.log.error({ err }, 'settling the cost failed');
+        return reservation.charge.reserved;
+      });
+    } else await ask.reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
   }
   countAsk(ctx, ask, error);
   if (!ask.leased && !ask.reservation) return;
@@ -124,5 +137,6 @@ export async function settleAsk(
     charged: ask.hasAnswer,
     error,
     usage: ask.usage ?? null,
+    cost,
   });
 }

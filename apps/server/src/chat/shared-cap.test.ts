@@ -66,7 +66,7 @@ describe('the shared web GPT-4 cap', () => {
       await first.refund();
       expect(await sharedCapUsed(app.ctx.dbHandle.db, 'openai_web', CAP)).toBe(0);
       const again = await reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { ...CAP, limit: 1 });
-      again.settle();
+      await again.settle(0);
       expect(await sharedCapUsed(app.ctx.dbHandle.db, 'openai_web', CAP)).toBe(1);
     } finally {
       await app.close();

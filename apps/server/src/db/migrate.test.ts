@@ -227,9 +227,11 @@ describe('2026-11-23-10-groups', () => {
       expect(row.group_id).toBeNull();
       const stored = await handle.db
         .selectFrom('user_settings')
-        .select(['user_id', 'credits', 'openai_web', 'openai_api', 'own_settings'])
+        .select(['user_id', 'openai_web', 'openai_api', 'own_settings'])
         .executeTakeFirstOrThrow();
-      expect(stored).toEqual({ ...settings, own_settings: null });
+      // (The credits became a budget in a later migration: see 2026-11-25-01-budgets.)
+      const { credits: _credits, ...kept } = settings;
+      expect(stored).toEqual({ ...kept, own_settings: null });
 
       const group = await handle.db
         .insertInto('user_groups')
@@ -244,6 +246,61 @@ describe('2026-11-23-10-groups', () => {
         .where('id', '=', user.id)
         .executeTakeFirstOrThrow();
       expect(freed.group_id).toBeNull();
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('2026-11-25-01-budgets', () => {
+  it('keeps each credit as one currency unit of the total budget (micros), unlimited stays unlimited', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    const before = (dialect: 'sqlite' | 'postgres') =>
+      Object.fromEntries(
+        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-25-01-budgets'),
+      );
+    try {
+      await prepareSchema(handle, true, before);
+      const db = handle.db as unknown as AnyDb;
+      const now = new Date().toISOString();
+      const credits = [3, -1, 2.5, 0];
+      for (const [i, c] of credits.entries()) {
+        const user = await db
+          .insertInto('users')
+          .values({
+            username: `old${i}`,
+            nickname: 'Old',
+            email: `old${i}@example.com`,
+            hashed_password: 'x',
+            is_active: 1,
+            is_superuser: 0,
+            is_verified: 0,
+            create_time: now,
+            update_time: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('user_settings')
+          .values({ user_id: user.id, credits: c, openai_web: '{}', openai_api: '{}', update_time: now })
+          .execute();
+      }
+      expect(await prepareSchema(handle, true)).toContain('2026-11-25-01-budgets');
+      const rows = await handle.db
+        .selectFrom('user_settings')
+        .select(['budget_total', 'spent_total', 'budget_daily', 'budget_monthly'])
+        .orderBy('user_id')
+        .execute();
+      expect(
+        rows.map((r) => [r.budget_total, r.spent_total, r.budget_daily, r.budget_monthly].map(Number)),
+      ).toEqual([
+        [3_000_000, 0, -1, -1],
+        [-1, 0, -1, -1],
+        [2_500_000, 0, -1, -1],
+        [0, 0, -1, -1],
+      ]);
     } finally {
       await handle.close();
       await database.drop();

@@ -37,6 +37,8 @@ export interface UserGroupsTable {
   name: string;
   openai_web: string;
   openai_api: string;
+  /** JSON of the template's `GroupBudgets` (currency units); null: members keep their own budgets. */
+  budgets: string | null;
   create_time: string;
   update_time: string;
 }
@@ -44,8 +46,19 @@ export interface UserGroupsTable {
 export interface UserSettingsTable {
   id: Generated<number>;
   user_id: number;
-  /** Remaining credits; -1 = unlimited. */
-  credits: number;
+  /**
+   * Spend budgets in micros (millionths of the billing currency; PostgreSQL bigint: read through Number()). Total:
+   * `budget_total` (-1 unlimited) and all ever spent against it; daily and monthly: the budget (-1 none) and what
+   * was spent in the UTC period `day_key` (YYYY-MM-DD) / `month_key` (YYYY-MM) — another key means nothing yet.
+   */
+  budget_total: number;
+  spent_total: Generated<number>;
+  budget_daily: Generated<number>;
+  spent_daily: Generated<number>;
+  day_key: Generated<string>;
+  budget_monthly: Generated<number>;
+  spent_monthly: Generated<number>;
+  month_key: Generated<string>;
   /** JSON of the web source settings, without the counters (those live in quota_counters). */
   openai_web: string;
   /** JSON of the API source settings, without the counters; the custom key encrypted. */
@@ -180,6 +193,8 @@ export interface AskLogsTable {
   output_tokens: number | null;
   /** 1 when counted here with a tokenizer because the upstream reported none; 0 the upstream's own count. */
   tokens_estimated: number | null;
+  /** What the ask cost in micros (null: logged before budgets; bigint on PostgreSQL). */
+  cost: number | null;
 }
 
 /** An ask in flight that was charged (settled by another instance if its own dies). */
@@ -192,8 +207,10 @@ export interface RunningAsksTable {
   model: string;
   conversation_id: string | null;
   server_id: number | null;
-  /** Credits taken by the reservation (given back by a refund). */
-  charged_credits: number;
+  /** Micros reserved against the budgets (given back by a refund; bigint on PostgreSQL). */
+  reserved: number;
+  /** The UTC day (YYYY-MM-DD) of the reservation; null when nothing was reserved. */
+  reserved_day: string | null;
   /** The rate_events row of the reservation (deleted by a refund). */
   rate_event_id: number | null;
   /** The shared_cap_events row of the reservation, if the ask counts toward a shared cap (deleted by a refund). */

@@ -1,6 +1,7 @@
-import { MASKED_SECRET, SOURCES } from '@cc/contracts';
+import { MASKED_SECRET, SOURCES, fromMicros } from '@cc/contracts';
 import type {
   ApiSourceSetting,
+  BillingConfig,
   ChatSource,
   ShownChatStatus,
   Config,
@@ -14,6 +15,8 @@ import type { UserRow, UserSettingsRow } from '../db/schema';
 import { bool } from '../repositories/executor';
 import type { CounterRow } from '../repositories/quota.repository';
 import { TOTAL } from '../repositories/quota.repository';
+import { budgetRow } from '../repositories/user-setting.repository';
+import { presentBudget } from './budget.presenter';
 
 /** A user with everything its read shape needs (what the user service loads). */
 export interface LoadedUser {
@@ -45,7 +48,9 @@ export function joinSettings(
   return {
     id: row.id,
     user_id: row.user_id,
-    credits: row.credits,
+    credits: fromMicros(Number(row.budget_total)),
+    daily_budget: fromMicros(Number(row.budget_daily)),
+    monthly_budget: fromMicros(Number(row.budget_monthly)),
     openai_web_chat_status: chatStatus ?? 'idling',
     openai_web: { ...(JSON.parse(row.openai_web) as StoredWeb), ...countersOf(webSource) },
     openai_api: { ...(JSON.parse(row.openai_api) as StoredApi), ...countersOf(apiSource) },
@@ -57,6 +62,8 @@ export interface PresentUserOptions {
   admin: boolean;
   /** For the user's own view: what they can really use under the live config. */
   effective?: Config;
+  /** The billing settings: adds what was spent and is left of each budget. */
+  billing?: BillingConfig;
   /** Live chat status (from coordination); absent = idling. */
   chatStatus?: ShownChatStatus | null;
 }
@@ -89,6 +96,8 @@ export function presentUser(u: LoadedUser, options: PresentUserOptions): UserRea
   const custom = setting.openai_api.custom_openai_api_settings;
   setting.openai_api.custom_openai_api_settings = { url: custom.url, key: custom.key ? MASKED_SECRET : null };
   if (options.effective) setting = effectiveSetting(setting, options.effective);
+  const billing = options.billing ?? options.effective?.billing;
+  if (billing) setting.budget = presentBudget(budgetRow(u.setting), billing);
   const read: UserRead = {
     id: u.row.id,
     email: u.row.email,

@@ -32,6 +32,8 @@ export interface UsageAggregate {
   avg_queue_seconds: number | string | null;
   avg_answer_seconds: number | string | null;
   errors: number | string | null;
+  /** Summed cost in micros. */
+  cost: number | string | null;
 }
 
 type StatsRow = Pick<AskLogRow, 'time' | 'source' | 'model' | 'user_id' | 'ask_time' | 'queueing_time'>;
@@ -176,6 +178,7 @@ export function askLogRepository(db: Executor) {
           eb.fn.sum<number | string | null>('ask_logs.input_tokens').as('input_tokens'),
           eb.fn.sum<number | string | null>('ask_logs.output_tokens').as('output_tokens'),
           eb.fn.sum<number | string | null>('ask_logs.tokens_estimated').as('estimated_asks'),
+          eb.fn.sum<number | string | null>('ask_logs.cost').as('cost'),
           eb.fn.avg<number | string | null>('ask_logs.queueing_time').as('avg_queue_seconds'),
           eb.fn.avg<number | string | null>('ask_logs.ask_time').as('avg_answer_seconds'),
           eb.fn

@@ -7,6 +7,8 @@ export interface StoredGroup {
   openai_web: string;
   /** JSON of the API source template. */
   openai_api: string;
+  /** JSON of the budgets the group gives; null: none. */
+  budgets: string | null;
 }
 
 /** The `user_groups` table and group membership (`users.group_id`). */

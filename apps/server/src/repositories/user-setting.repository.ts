@@ -1,10 +1,58 @@
 import { sql } from 'kysely';
 import type { UserSettingsRow } from '../db/schema';
 import type { Executor } from './executor';
-import { nowIso } from './executor';
+import { dialectOf, nowIso } from './executor';
+
+/** The UTC periods an amount is spent in: `YYYY-MM-DD` and `YYYY-MM`. */
+export interface BudgetPeriodKeys {
+  day: string;
+  month: string;
+}
+
+export function periodKeys(now: Date): BudgetPeriodKeys {
+  const day = now.toISOString().slice(0, 10);
+  return { day, month: day.slice(0, 7) };
+}
+
+const BUDGET_COLUMNS = [
+  'budget_total',
+  'spent_total',
+  'budget_daily',
+  'spent_daily',
+  'day_key',
+  'budget_monthly',
+  'spent_monthly',
+  'month_key',
+] as const;
+
+/** The budget columns of a settings row, in micros. */
+export type BudgetRow = Pick<UserSettingsRow, (typeof BUDGET_COLUMNS)[number]>;
+
+/** PostgreSQL returns bigint as a string: every amount goes through Number() here. */
+export function budgetRow(r: BudgetRow): BudgetRow {
+  return {
+    budget_total: Number(r.budget_total),
+    spent_total: Number(r.spent_total),
+    budget_daily: Number(r.budget_daily),
+    spent_daily: Number(r.spent_daily),
+    day_key: r.day_key,
+    budget_monthly: Number(r.budget_monthly),
+    spent_monthly: Number(r.spent_monthly),
+    month_key: r.month_key,
+  };
+}
+
+/** What was spent in the period `key` names: the column while it is that period, else 0 (it started again). */
+function spentIn(column: 'spent_daily' | 'spent_monthly', keyColumn: 'day_key' | 'month_key', key: string) {
+  return sql<number>`(case when ${sql.ref(keyColumn)} = ${key} then ${sql.ref(column)} else 0 end)`;
+}
 
 export interface StoredSettings {
-  credits: number;
+  /** Total budget in micros, -1 unlimited. */
+  budget_total: number;
+  /** Daily and monthly budgets in micros, -1 none; absent: unchanged. */
+  budget_daily?: number;
+  budget_monthly?: number;
   /** JSON of the web source settings without counters. */
   openai_web: string;
   /** JSON of the API source settings without counters. */
@@ -44,32 +92,70 @@ export function userSettingRepository(db: Executor) {
         .execute();
     },
     /**
-     * Takes `amount` credits when the user has that many: true when taken. False also for unlimited credits (-1):
-     * `creditsOf` tells the two apart.
+     * Reserves `amount` micros against every budget in one conditional UPDATE: true when taken, false when any
+     * limited budget (total, this day's, this month's) would go over. A period whose key is not `period`'s
+     * starts again at 0 in the same statement (no timer resets anything).
      */
-    async takeCreditsIfAvailable(userId: number, amount: number): Promise<boolean> {
+    async reserveBudget(userId: number, amount: number, period: BudgetPeriodKeys): Promise<boolean> {
+      const daily = spentIn('spent_daily', 'day_key', period.day);
+      const monthly = spentIn('spent_monthly', 'month_key', period.month);
       const r = await db
         .updateTable('user_settings')
-        .set({ credits: sql<number>`credits - ${amount}` })
+        .set({
+          spent_total: sql<number>`spent_total + ${amount}`,
+          spent_daily: sql<number>`${daily} + ${amount}`,
+          day_key: period.day,
+          spent_monthly: sql<number>`${monthly} + ${amount}`,
+          month_key: period.month,
+        })
         .where('user_id', '=', userId)
-        .where('credits', '>=', amount)
+        .where(sql<boolean>`(budget_total = -1 or spent_total + ${amount} <= budget_total)`)
+        .where(sql<boolean>`(budget_daily = -1 or ${daily} + ${amount} <= budget_daily)`)
+        .where(sql<boolean>`(budget_monthly = -1 or ${monthly} + ${amount} <= budget_monthly)`)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
-    async giveCredits(userId: number, amount: number): Promise<void> {
+    /**
+     * Gives back `amount` micros reserved on `day` (YYYY-MM-DD): from the total, and from the day and month only
+     * while they are still the current periods (a period that started again owes nothing back). Never below 0.
+     */
+    async releaseBudget(userId: number, amount: number, day: string): Promise<void> {
+      if (amount <= 0) return;
       await db
         .updateTable('user_settings')
-        .set({ credits: sql<number>`credits + ${amount}` })
+        .set({
+          spent_total: sql<number>`case when spent_total > ${amount} then spent_total - ${amount} else 0 end`,
+          spent_daily: sql<number>`case when day_key <> ${day} then spent_daily
+            when spent_daily > ${amount} then spent_daily - ${amount} else 0 end`,
+          spent_monthly: sql<number>`case when month_key <> ${day.slice(0, 7)} then spent_monthly
+            when spent_monthly > ${amount} then spent_monthly - ${amount} else 0 end`,
+        })
         .where('user_id', '=', userId)
         .execute();
     },
-    async creditsOf(userId: number): Promise<number | null> {
-      const row = await db
-        .selectFrom('user_settings')
-        .select('credits')
+    /** The budget columns, the row locked until the transaction ends (PostgreSQL; SQLite transactions serialize). */
+    async budgetsForUpdate(userId: number): Promise<BudgetRow | undefined> {
+      let q = db.selectFrom('user_settings').select(BUDGET_COLUMNS).where('user_id', '=', userId);
+      if (dialectOf(db) === 'postgres') q = q.forUpdate();
+      const row = await q.executeTakeFirst();
+      return row && budgetRow(row);
+    },
+    /** Adds `amount` micros to what was spent (the caller checked the room under its row lock). */
+    async addSpent(userId: number, amount: number, period: BudgetPeriodKeys): Promise<void> {
+      if (amount <= 0) return;
+      const daily = spentIn('spent_daily', 'day_key', period.day);
+      const monthly = spentIn('spent_monthly', 'month_key', period.month);
+      await db
+        .updateTable('user_settings')
+        .set({
+          spent_total: sql<number>`spent_total + ${amount}`,
+          spent_daily: sql<number>`${daily} + ${amount}`,
+          day_key: period.day,
+          spent_monthly: sql<number>`${monthly} + ${amount}`,
+          month_key: period.month,
+        })
         .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return row?.credits ?? null;
+        .execute();
     },
     /** Every user's API source settings JSON (sealed custom keys are sealed again after a key rotation). */
     listApiSettings(): Promise<Pick<UserSettingsRow, 'user_id' | 'openai_api'>[]> {

@@ -142,6 +142,53 @@ describe('user groups', () => {
     expect(errorTip(again.frames)).toBeNull();
   });
 
+  it('a group gives its members budgets; a change follows those who kept its value; leaving restores their own', async () => {
+    const budgets = { credits: 10, daily_budget: 1, monthly_budget: -1 };
+    const group = (
+      await call(
+        'POST',
+        '/api/system/groups',
+        template('Budgeted', (g) => (g.budgets = budgets)),
+      )
+    ).result as { id: number; budgets: unknown };
+    expect(group.budgets).toEqual(budgets);
+    const ann = await t.createUser();
+    const bob = await t.createUser();
+    // Ann had a budget of her own before joining.
+    const annBefore = await readUser(ann.row.id);
+    await call('PATCH', `/api/user/${ann.row.id}/setting`, {
+      ...annBefore.setting,
+      credits: 3,
+      daily_budget: 0.5,
+    });
+    for (const u of [ann, bob]) await call('PATCH', `/api/user/${u.row.id}`, { group_id: group.id });
+    for (const u of [ann, bob])
+      expect((await readUser(u.row.id)).setting).toMatchObject({
+        credits: 10,
+        daily_budget: 1,
+        monthly_budget: -1,
+      });
+
+    // Set on bob alone: a daily budget of 2. The group raises both budgets: bob keeps his daily one.
+    const bobRead = await readUser(bob.row.id);
+    await call('PATCH', `/api/user/${bob.row.id}/setting`, { ...bobRead.setting, daily_budget: 2 });
+    await call(
+      'PUT',
+      `/api/system/groups/${group.id}`,
+      template('Budgeted', (g) => (g.budgets = { credits: 20, daily_budget: 1.5, monthly_budget: -1 })),
+    );
+    expect((await readUser(ann.row.id)).setting).toMatchObject({ credits: 20, daily_budget: 1.5 });
+    expect((await readUser(bob.row.id)).setting).toMatchObject({ credits: 20, daily_budget: 2 });
+
+    // Leaving: ann's own budgets come back.
+    await call('PATCH', `/api/user/${ann.row.id}`, { group_id: null });
+    expect((await readUser(ann.row.id)).setting).toMatchObject({
+      credits: 3,
+      daily_budget: 0.5,
+      monthly_budget: -1,
+    });
+  });
+
   it('refuses an unknown group and changes nothing', async () => {
     const carol = await t.createUser();
     const res = await call('PATCH', `/api/user/${carol.row.id}`, { group_id: 999_999, remark: 'x' });

@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_API_MODEL_CODES, DEFAULT_WEB_MODEL_CODES, messageText } from '@cc/contracts';
-import type { AskResponse, ConversationHistory, MyUsage, UsageReport, UsageRow } from '@cc/contracts';
+import {
+  DEFAULT_API_MODEL_CODES,
+  DEFAULT_MODEL_PRICES,
+  DEFAULT_WEB_MODEL_CODES,
+  fromMicros,
+  messageText,
+} from '@cc/contracts';
+import type {
+  AskRequest,
+  AskResponse,
+  ConversationHistory,
+  MyUsage,
+  UsageReport,
+  UsageRow,
+  UserRead,
+} from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
-import { updateUserSettings } from '../services/user.service';
+import { getUser, updateUserSettings } from '../services/user.service';
 import { countTokens } from '../sources/tokens';
 import { ask } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
@@ -63,6 +77,45 @@ async function answerText(cookie: string, conversationId: string): Promise<strin
     .filter(Boolean)
     .join('\n');
 }
+
+describe('spend budgets over the real websocket', () => {
+  it('an ask reserves, then is charged its tokens at the prices; a budget too small for the next is refused', async () => {
+    const u = await user();
+    const setting = joinSettings((await getUser(t.ctx, u.id)).setting, (await getUser(t.ctx, u.id)).counters);
+    await updateUserSettings(t.ctx, u.id, { ...setting, credits: 1, daily_budget: 0.5 });
+    const request = {
+      source: 'openai_api',
+      model: 'gpt_3_5',
+      new_conversation: true,
+      text_content: 'hello there',
+    };
+    const r = await ask(url, request as AskRequest, { cookie: u.cookie });
+    expect(r.code, JSON.stringify(r.frames.at(-1))).toBe(1000);
+    const [log] = await t.ctx.dbHandle.db
+      .selectFrom('ask_logs')
+      .select(['input_tokens', 'output_tokens', 'cost'])
+      .where('user_id', '=', u.id)
+      .execute();
+    const price = DEFAULT_MODEL_PRICES.gpt_3_5!;
+    const cost = Math.ceil(log!.input_tokens! * price.input + log!.output_tokens! * price.output);
+    expect(Number(log!.cost)).toBe(cost);
+    const me = await t.app.inject({ url: '/api/user/me', headers: { cookie: u.cookie } });
+    const budget = me.json<{ result: UserRead }>().result.setting.budget!;
+    expect(budget).toMatchObject({
+      currency: 'USD',
+      warn_at: 0.8,
+      total: { limit: 1, spent: fromMicros(cost), resets_at: null },
+      daily: { limit: 0.5, spent: fromMicros(cost) },
+      monthly: { limit: -1, left: -1 },
+    });
+    expect(budget.total.left).toBeCloseTo(1 - fromMicros(cost), 6);
+    // Less left than the next ask reserves (its question and 1000 output tokens): refused with the budget error.
+    await updateUserSettings(t.ctx, u.id, { ...setting, credits: fromMicros(cost + 1000), daily_budget: -1 });
+    const refused = await ask(url, request as AskRequest, { cookie: u.cookie });
+    expect(refused.frames.at(-1)).toMatchObject({ type: 'error', tip: 'errors.budgetSpent' });
+    expect([refused.code, refused.reason]).toEqual([1008, 'errors.budgetSpent']);
+  });
+});
 
 describe('tokens recorded per ask', () => {
   // Two long words: the emulator counts words (2), a tokenizer counts many more tokens.
@@ -201,7 +254,7 @@ describe('usage report', () => {
     await t.ctx.dbHandle.db
       .insertInto('ask_logs')
       .values([
-        row(a.id, `${DAY}01T10:00:00.000`, 'gpt_3_5', [10, 100]),
+        { ...row(a.id, `${DAY}01T10:00:00.000`, 'gpt_3_5', [10, 100]), cost: 12_345 },
         {
           ...row(a.id, `${DAY}01T11:00:00.000`, 'gpt_4', [20, 200], 'success', 1),
           queueing_time: 3,
@@ -278,10 +331,10 @@ describe('usage report', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'source,model,asks,input_tokens,output_tokens,estimated_asks,avg_queue_seconds,avg_answer_seconds,errors',
+      'source,model,asks,input_tokens,output_tokens,estimated_asks,avg_queue_seconds,avg_answer_seconds,errors,cost',
     );
-    expect(lines[1]).toBe('openai_api,gpt_3_5,2,10,100,0,1,3,0');
-    expect(lines[3]).toBe(`openai_api,"'=HYPERLINK(""http://evil"")",1,1,2,0,1,3,1`);
+    expect(lines[1]).toBe('openai_api,gpt_3_5,2,10,100,0,1,3,0,0.012345');
+    expect(lines[3]).toBe(`openai_api,"'=HYPERLINK(""http://evil"")",1,1,2,0,1,3,1,0`);
   });
 
   it('is for superusers only; a bad range or group is a clear error', async () => {

@@ -102,7 +102,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       reply.header('x-total-count', String(page.total));
       return ok(
         page.users.map(
-          (u) => presentUser(u, { admin: true, chatStatus: statuses(u.row.id) }) as UserReadAdmin,
+          (u) =>
+            presentUser(u, {
+              admin: true,
+              chatStatus: statuses(u.row.id),
+              billing: ctx.runtime.current().billing,
+            }) as UserReadAdmin,
         ),
       );
     },
@@ -124,7 +129,12 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       schema: { tags, params: UserIdParams, response: { 200: envelope(UserReadAdmin) } },
     },
     async (request) =>
-      ok(presentUser(await getUser(ctx, request.params.user_id), { admin: true }) as UserReadAdmin),
+      ok(
+        presentUser(await getUser(ctx, request.params.user_id), {
+          admin: true,
+          billing: ctx.runtime.current().billing,
+        }) as UserReadAdmin,
+      ),
   );
 
   r.patch(

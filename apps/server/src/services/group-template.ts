@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { MASKED_SECRET } from '@cc/contracts';
-import type { GroupTemplate, UserSetting, UserSettingUpdate } from '@cc/contracts';
+import { MASKED_SECRET, fromMicros, toMicros } from '@cc/contracts';
+import type { GroupBudgets, GroupTemplate, UserSetting, UserSettingUpdate } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserGroupRow, UserSettingsRow } from '../db/schema';
 import { joinSettings } from '../presenters/user.presenter';
@@ -15,8 +15,11 @@ export function templateOf(row: UserGroupRow): GroupTemplate {
   return {
     openai_web: JSON.parse(row.openai_web) as GroupTemplate['openai_web'],
     openai_api: JSON.parse(row.openai_api) as GroupTemplate['openai_api'],
+    budgets: row.budgets ? (JSON.parse(row.budgets) as GroupBudgets) : null,
   };
 }
+
+const BUDGET_KEYS = ['credits', 'daily_budget', 'monthly_budget'] as const;
 
 /** The asks left: consumed as the user asks, so they follow every change the group makes to them. */
 const COUNTS = new Set(['total_ask_count', 'per_model_ask_count']);
@@ -24,8 +27,9 @@ const COUNTS = new Set(['total_ask_count', 'per_model_ask_count']);
 /**
  * A member's settings with the group's template applied. Joining (`previous` null): every field of the template.
  * A group change: each field the change touches, for members who still had the group's previous value there; a
- * field set differently on the user stays theirs. The asks left follow every change of the group's counts.
- * Credits, the own API endpoint and key stay the user's.
+ * field set differently on the user stays theirs. The asks left follow every change of the group's counts. The
+ * budgets follow the same rule when the group sets them (what was spent stays the user's); the own API endpoint
+ * and key stay the user's.
  */
 export function withTemplate(
   current: UserSetting,
@@ -47,18 +51,57 @@ export function withTemplate(
   };
   copy('openai_web');
   copy('openai_api');
-  return { credits: next.credits, openai_web: next.openai_web, openai_api: next.openai_api };
+  // Budgets as the other fields; a group that starts setting them sets them for every member.
+  const before = previous?.budgets;
+  for (const key of BUDGET_KEYS) {
+    const value = template.budgets?.[key];
+    if (value === undefined) continue;
+    if (!previous || !before || (before[key] !== value && next[key] === before[key])) next[key] = value;
+  }
+  return {
+    credits: next.credits,
+    daily_budget: next.daily_budget,
+    monthly_budget: next.monthly_budget,
+    openai_web: next.openai_web,
+    openai_api: next.openai_api,
+  };
 }
 
 /** The own source settings kept while in a group: without the own API endpoint, which stays the user's. */
 interface OwnSettings {
   openai_web: Record<string, unknown>;
   openai_api: Record<string, unknown>;
+  /** The user's budgets before joining (currency units); absent in settings kept before budgets existed. */
+  budgets?: GroupBudgets;
+}
+
+function budgetsOf(row: UserSettingsRow): GroupBudgets {
+  return {
+    credits: fromMicros(Number(row.budget_total)),
+    daily_budget: fromMicros(Number(row.budget_daily)),
+    monthly_budget: fromMicros(Number(row.budget_monthly)),
+  };
 }
 
 function ownOf(row: UserSettingsRow): string {
   const { custom_openai_api_settings: _custom, ...api } = JSON.parse(row.openai_api) as StoredApi;
-  return JSON.stringify({ openai_web: JSON.parse(row.openai_web) as StoredWeb, openai_api: api });
+  return JSON.stringify({
+    openai_web: JSON.parse(row.openai_web) as StoredWeb,
+    openai_api: api,
+    budgets: budgetsOf(row),
+  });
+}
+
+/** A leaving member's budgets: each one that still has the group's value gets the user's own back. */
+export function budgetsWithoutTemplate(
+  current: GroupBudgets,
+  template: GroupTemplate,
+  own: GroupBudgets | undefined,
+): GroupBudgets {
+  const next = { ...current };
+  if (!own || !template.budgets) return next;
+  for (const key of BUDGET_KEYS) if (next[key] === template.budgets[key]) next[key] = own[key];
+  return next;
 }
 
 /**
@@ -87,16 +130,20 @@ export async function leaveTemplate(db: Executor, userId: number, template: Grou
   const settings = userSettingRepository(db);
   const row = await settings.findByUserId(userId);
   if (!row?.own_settings) return;
+  const own = JSON.parse(row.own_settings) as OwnSettings;
   const next = withoutTemplate(
     {
       openai_web: JSON.parse(row.openai_web) as StoredWeb,
       openai_api: JSON.parse(row.openai_api) as StoredApi,
     },
     template,
-    JSON.parse(row.own_settings) as OwnSettings,
+    own,
   );
+  const budgets = budgetsWithoutTemplate(budgetsOf(row), template, own.budgets);
   await settings.update(userId, {
-    credits: row.credits,
+    budget_total: toMicros(budgets.credits),
+    budget_daily: toMicros(budgets.daily_budget),
+    budget_monthly: toMicros(budgets.monthly_budget),
     openai_web: JSON.stringify(next.openai_web),
     openai_api: JSON.stringify(next.openai_api),
   });

@@ -21,6 +21,7 @@ function stored(write: UserGroupWrite): StoredGroup {
     name: write.name,
     openai_web: JSON.stringify(write.openai_web),
     openai_api: JSON.stringify(write.openai_api),
+    budgets: write.budgets ? JSON.stringify(write.budgets) : null,
   };
 }
 
@@ -95,7 +96,11 @@ export async function updateGroup(
     await groups.update(id, stored(write), nowIso());
     const members = await groups.memberIds(id);
     const previous = templateOf(before);
-    const template: GroupTemplate = { openai_web: write.openai_web, openai_api: write.openai_api };
+    const template: GroupTemplate = {
+      openai_web: write.openai_web,
+      openai_api: write.openai_api,
+      budgets: write.budgets ?? null,
+    };
     for (const userId of members) await applyTemplate(ctx, trx, userId, template, previous);
     const after = await load(trx, id);
     await recordAudit(

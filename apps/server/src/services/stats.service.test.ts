@@ -31,7 +31,7 @@ function rng(seed: number): () => number {
   };
 }
 
-type AskRow = Omit<AskLogsTable, 'id'>;
+type AskRow = Omit<AskLogsTable, 'id' | 'cost'>;
 type RequestRow = Omit<RequestLogsTable, 'id'>;
 
 /** Over 4 days from T0: random instants, some exactly on 30-minute boundaries; a few users, some rows without. */

@@ -1,7 +1,9 @@
-import { SOURCES } from '@cc/contracts';
+import { SOURCES, asksCoveredByBudget, fromMicros, toMicros } from '@cc/contracts';
 import type { ChatSource, MyUsage, UsageQuery, UsageReport, UsageRow } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import { presentBudget } from '../presenters/budget.presenter';
 import { joinSettings } from '../presenters/user.presenter';
+import { budgetRow } from '../repositories/user-setting.repository';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import type { UsageAggregate } from '../repositories/ask-log.repository';
 import { csvCell } from './audit.service';
@@ -29,6 +31,7 @@ function presentRow(r: UsageAggregate): UsageRow {
     avg_queue_seconds: seconds(r.avg_queue_seconds),
     avg_answer_seconds: seconds(r.avg_answer_seconds),
     errors: int(r.errors),
+    cost: fromMicros(int(r.cost)),
   };
 }
 
@@ -43,7 +46,13 @@ export async function usageReport(ctx: AppContext, query: UsageQuery): Promise<U
     { start, end, userId: query.user_id },
     query.group,
   );
-  return { start, end, group: query.group, rows: rows.map(presentRow) };
+  return {
+    start,
+    end,
+    group: query.group,
+    currency: ctx.runtime.current().billing.currency,
+    rows: rows.map(presentRow),
+  };
 }
 
 const CSV_COLUMNS = {
@@ -59,6 +68,7 @@ const CSV_MEASURES = [
   'avg_queue_seconds',
   'avg_answer_seconds',
   'errors',
+  'cost',
 ] as const;
 
 /** The same report as CSV with a header row; cells a spreadsheet would run as formulas stay text. */
@@ -80,7 +90,10 @@ export function currentMonth(now: Date): { start: string; end: string } {
 /** -1 (unlimited) binds only when both are. */
 const smaller = (a: number, b: number) => (a < 0 ? b : b < 0 ? a : Math.min(a, b));
 
-/** One user's asks and tokens this calendar month (UTC), and the asks left per source and model. */
+/**
+ * One user's asks, tokens and cost this calendar month (UTC), the budgets, and the asks left per source and model
+ * (the limit that binds: total, the model's own count, or what the budgets still cover).
+ */
 export async function myUsage(ctx: AppContext, userId: number, now = new Date()): Promise<MyUsage> {
   const { start, end } = currentMonth(now);
   const [rows, loaded] = await Promise.all([
@@ -88,6 +101,7 @@ export async function myUsage(ctx: AppContext, userId: number, now = new Date())
     getUser(ctx, userId),
   ]);
   const setting = joinSettings(loaded.setting, loaded.counters);
+  const budget = presentBudget(budgetRow(loaded.setting), ctx.runtime.current().billing, now);
   const used = rows.map(presentRow);
   const sources = SOURCES.filter((source) => setting[source].allow_to_use).map((source) => {
     const s = setting[source];
@@ -101,7 +115,10 @@ export async function myUsage(ctx: AppContext, userId: number, now = new Date())
       total_remaining: s.total_ask_count,
       models: s.available_models.map((model) => ({
         model,
-        remaining: smaller(s.total_ask_count, perModel[model] ?? -1),
+        remaining: smaller(
+          smaller(s.total_ask_count, perModel[model] ?? -1),
+          asksCoveredByBudget(budget, model),
+        ),
       })),
     };
   });
@@ -111,6 +128,8 @@ export async function myUsage(ctx: AppContext, userId: number, now = new Date())
     asks: used.reduce((n, r) => n + r.asks, 0),
     input_tokens: used.reduce((n, r) => n + r.input_tokens, 0),
     output_tokens: used.reduce((n, r) => n + r.output_tokens, 0),
+    cost: fromMicros(used.reduce((n, r) => n + toMicros(r.cost), 0)),
+    budget,
     sources,
   };
 }

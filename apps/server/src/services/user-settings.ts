@@ -1,4 +1,4 @@
-import { MASKED_SECRET } from '@cc/contracts';
+import { MASKED_SECRET, toMicros } from '@cc/contracts';
 import type { ApiSourceSetting, ChatSource, UserSettingUpdate, WebSourceSetting } from '@cc/contracts';
 import type { UserSettingsRow } from '../db/schema';
 import type { StoredApi, StoredWeb } from '../presenters/user.presenter';
@@ -31,7 +31,13 @@ export function splitSettings(
   const sealedKey = key === MASKED_SECRET ? previousSealedKey : key ? box.seal(key) : null;
   api.custom_openai_api_settings = { ...api.custom_openai_api_settings, key: sealedKey };
   return {
-    stored: { credits: update.credits, openai_web: JSON.stringify(web), openai_api: JSON.stringify(api) },
+    stored: {
+      budget_total: toMicros(update.credits),
+      ...(update.daily_budget === undefined ? {} : { budget_daily: toMicros(update.daily_budget) }),
+      ...(update.monthly_budget === undefined ? {} : { budget_monthly: toMicros(update.monthly_budget) }),
+      openai_web: JSON.stringify(web),
+      openai_api: JSON.stringify(api),
+    },
     counters,
   };
 }

@@ -78,11 +78,16 @@ function auditedUser(row: UserRow) {
  * per-model count of -1 is left out: unlimited is the same as no count for that model.
  */
 function auditedSettings(loaded: LoadedUser) {
-  const { credits, openai_web, openai_api } = joinSettings(loaded.setting, loaded.counters);
+  const { credits, daily_budget, monthly_budget, openai_web, openai_api } = joinSettings(
+    loaded.setting,
+    loaded.counters,
+  );
   const limited = (counts: Record<string, number | undefined>) =>
     Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== -1));
   return {
     credits,
+    daily_budget,
+    monthly_budget,
     openai_web: { ...openai_web, per_model_ask_count: limited(openai_web.per_model_ask_count) },
     openai_api: { ...openai_api, per_model_ask_count: limited(openai_api.per_model_ask_count) },
   };

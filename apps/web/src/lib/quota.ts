@@ -1,3 +1,4 @@
+import { asksCoveredByBudget } from '@cc/contracts';
 import type { ChatSource, UserRead } from '@cc/contracts';
 
 /** -1 or missing means unlimited (SPEC §9). */
@@ -15,14 +16,16 @@ export function minRemaining(a: Remaining, b: Remaining): Remaining {
 }
 
 /**
- * Asks this user has left with one model: the limit that binds, i.e. the smaller of the source's total count and
- * the model's own count (-1 or a model without a count = unlimited). An ask needs both, so a total of 0 means 0
+ * Asks this user has left with one model: the limit that binds, i.e. the smallest of the source's total count,
+ * the model's own count (-1 or a model without a count = unlimited) and the asks the spend budgets still cover
+ * (what is left over the least an ask of the model reserves). An ask needs all of them, so a total of 0 means 0
  * whatever the model's count says.
  */
 export function remainingForModel(user: UserRead | undefined, source: ChatSource, model: string): Remaining {
   const setting = user?.setting[source];
   const perModel = setting?.per_model_ask_count as Partial<Record<string, number>> | undefined;
-  return minRemaining(normalizeCount(setting?.total_ask_count), normalizeCount(perModel?.[model]));
+  const counts = minRemaining(normalizeCount(setting?.total_ask_count), normalizeCount(perModel?.[model]));
+  return minRemaining(counts, normalizeCount(asksCoveredByBudget(user?.setting.budget, model)));
 }
 
 /** Models the user may pick for a source, in the order the settings list them. */

@@ -13,6 +13,7 @@ import { shares } from './2026-11-23-07-shares';
 import { usage } from './2026-11-23-08-usage';
 import { groups } from './2026-11-23-10-groups';
 import { stats } from './2026-11-23-11-stats';
+import { budgets } from './2026-11-25-01-budgets';
 import { signIn } from './2026-11-25-02-sign-in';
 import { pins } from './2026-11-25-03-pins';
 import { listOrder } from './2026-11-25-04-list-order';
@@ -33,6 +34,7 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-23-08-usage': usage(),
     '2026-11-23-10-groups': groups(dialect),
     '2026-11-23-11-stats': stats(dialect),
+    '2026-11-25-01-budgets': budgets(dialect),
     '2026-11-25-02-sign-in': signIn(dialect),
     '2026-11-25-03-pins': pins(),
     '2026-11-25-04-list-order': listOrder(),

@@ -21,6 +21,8 @@ export function adminUser(overrides: Partial<UserReadAdmin> = {}): UserReadAdmin
       id: 1,
       user_id: 7,
       credits: -1,
+      daily_budget: -1,
+      monthly_budget: -1,
       openai_web_chat_status: 'idling',
       openai_web: structuredClone(DEFAULT_NEW_USER_WEB),
       openai_api: structuredClone(DEFAULT_NEW_USER_API),

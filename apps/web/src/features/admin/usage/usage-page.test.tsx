@@ -20,11 +20,13 @@ const base: Omit<UsageRow, 'asks'> = {
   avg_queue_seconds: 0.5,
   avg_answer_seconds: 2,
   errors: 0,
+  cost: 0,
 };
 const report = (group: UsageReport['group'], rows: UsageRow[]): UsageReport => ({
   start: '2026-03-01T00:00:00.000Z',
   end: '2026-03-03T00:00:00.000Z',
   group,
+  currency: 'USD',
   rows,
 });
 const reports: Record<string, UsageReport> = {

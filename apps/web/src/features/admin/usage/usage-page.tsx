@@ -20,11 +20,12 @@ import { notifySuccess } from '../shared/notify';
 import { useDownloadUsageCsv, useUsage } from './api/get-usage';
 import { formatCount, formatSeconds, usageSeries } from './lib/usage';
 import { RefreshButton } from '../shared/refresh-button';
+import { formatMoney } from '../../../lib/money';
 
 const PICKER = 'YYYY-MM-DD HH:mm';
 const GROUP_KEYS = { user: 'usage.byUser', model: 'usage.byModel', day: 'usage.byDay' } as const;
 
-function useColumns(group: UsageGroup): Column<UsageRow>[] {
+function useColumns(group: UsageGroup, currency: string): Column<UsageRow>[] {
   const { ta, t, language } = useAdminT();
   const count = (key: 'asks' | 'input_tokens' | 'output_tokens' | 'estimated_asks' | 'errors') => ({
     key,
@@ -73,13 +74,19 @@ function useColumns(group: UsageGroup): Column<UsageRow>[] {
     secs('avg_queue_seconds'),
     secs('avg_answer_seconds'),
     count('errors'),
+    {
+      key: 'cost',
+      header: ta('usage.columns.cost'),
+      render: (r) => formatMoney(r.cost, currency, language),
+      sort: (a, b) => a.cost - b.cost,
+    },
   ];
 }
 
 function UsageTable({ query }: { query: UsageQuery }) {
   const { ta } = useAdminT();
   const report = useUsage(query);
-  const columns = useColumns(query.group);
+  const columns = useColumns(query.group, report.data?.currency ?? 'USD');
   return (
     <DataTable
       label={ta(GROUP_KEYS[query.group])}

@@ -1,18 +1,24 @@
 import { Badge, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { BUDGET_KINDS } from '@cc/contracts';
 import type { MyUsage } from '@cc/contracts';
 import { LoadError } from '../../../components/load-error';
 import { modelDisplay } from '../../../components/model-display';
+import { formatMoney } from '../../../lib/money';
 import { useMyUsage } from '../api/get-my-usage';
 
 const count = (n: number, language: string) => new Intl.NumberFormat(language).format(n);
 
-/** The month's numbers and, per source, the asks left in total and per model (the limit that binds). */
+/**
+ * The month's numbers and cost, each spend budget (budget, spent, left), and per source the asks left in total
+ * and per model (the limit that binds).
+ */
 export function MyUsageView({ usage }: { usage: MyUsage }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const left = (n: number) => (n < 0 ? t('common.unlimited') : count(n, lang));
   const month = usage.period_start.slice(0, 7);
+  const money = (v: number) => formatMoney(v, usage.budget.currency, lang);
   return (
     <Table withRowBorders verticalSpacing="xs" data-testid="my-usage">
       <Table.Tbody>
@@ -33,6 +39,27 @@ export function MyUsageView({ usage }: { usage: MyUsage }) {
             })}
           </Table.Td>
         </Table.Tr>
+        <Table.Tr>
+          <Table.Th>{t('profile.usageCost')}</Table.Th>
+          <Table.Td data-testid="my-usage-cost">{money(usage.cost)}</Table.Td>
+        </Table.Tr>
+        {BUDGET_KINDS.map((kind) => {
+          const b = usage.budget[kind];
+          return (
+            <Table.Tr key={kind} data-testid={`my-budget-${kind}`}>
+              <Table.Th>{t(`profile.budget.${kind}`)}</Table.Th>
+              <Table.Td>
+                {b.limit < 0
+                  ? t('profile.budget.none', { spent: money(b.spent) })
+                  : t('profile.budget.line', {
+                      limit: money(b.limit),
+                      spent: money(b.spent),
+                      left: money(b.left),
+                    })}
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
         {usage.sources.map((s) => (
           <Table.Tr key={s.source}>
             <Table.Th>{t(`sources.${s.source}`)}</Table.Th>

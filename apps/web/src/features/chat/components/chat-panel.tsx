@@ -30,6 +30,7 @@ import type { AskTarget } from '../lib/build-request';
 import { canUpload, toAskFiles, uploadPermissions } from '../lib/uploads';
 import type { AskFiles, UploadItem } from '../lib/uploads';
 import { AsksLeft } from './asks-left';
+import { BudgetWarning } from './budget-warning';
 import { ChatInput } from './chat-input';
 import { UploadButton, UploadList, useProblemText } from './upload-region';
 
@@ -457,6 +458,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
               </Button>
             </Group>
           )}
+          <BudgetWarning user={user} />
           <ChatInput
             ref={inputRef}
             value={input}

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useAdminT } from '../../shared/admin-i18n';
 import { NumberField } from '../../shared/number-field';
 import { fieldText, optionText } from '../lib/field-text';
+import { PricesField } from './prices-field';
 import { describeField, emptyValue, needsRestart, numberBounds } from '../lib/json-schema';
 import type { JsonSchema } from '../lib/json-schema';
 
@@ -49,6 +50,7 @@ interface FieldProps {
 }
 
 const dotted = (path: Path) => path.join('.');
+const PRICES_PATH = 'billing.prices';
 
 function FieldLabel({ name, path, ctx }: { name: string; path: Path; ctx: FieldProps['ctx'] }) {
   const { ta } = useAdminT();
@@ -88,6 +90,17 @@ function SchemaField({ name: key0, schema, value, path, ctx }: FieldProps): Reac
     (values ?? []).map((v) => ({ value: String(v), label: optionText(t, exists, String(v)) }));
   const set = (next: unknown) => ctx.onChange(path, next);
 
+  // The price list reads best as a table of models with their two prices.
+  if (key === PRICES_PATH)
+    return (
+      <PricesField
+        legend={label}
+        description={description ?? null}
+        value={value}
+        onChange={set}
+        errors={ctx.errors}
+      />
+    );
   switch (field.kind) {
     case 'object':
       return (

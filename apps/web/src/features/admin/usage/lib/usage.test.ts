@@ -15,6 +15,7 @@ const row = (day: string, asks: number, input: number, output: number): UsageRow
   avg_queue_seconds: 0,
   avg_answer_seconds: 0,
   errors: 0,
+  cost: 0,
 });
 
 describe('usage chart series', () => {

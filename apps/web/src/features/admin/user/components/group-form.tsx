@@ -7,6 +7,7 @@ import { useAdminT } from '../../shared/admin-i18n';
 import { fromZodIssue, issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
 import type { FieldErrors } from '../../shared/form-errors';
 import { notifySuccess } from '../../shared/notify';
+import { NumberField } from '../../shared/number-field';
 import { useSaveGroup } from '../api/groups';
 import { defaultTemplate, formToGroup, templateToForm } from '../lib/group-form';
 import type { ApiSettingForm, SettingForm, WebSettingForm } from '../lib/setting-form';
@@ -22,12 +23,13 @@ export function GroupForm({ group, onDone }: { group?: UserGroupRead; onDone: ()
   const [name, setName] = useState(group?.name ?? '');
   const [form, setForm] = useState<SettingForm>(() => templateToForm(group ?? defaultTemplate()));
   const [tab, setTab] = useState<'openai_web' | 'openai_api'>('openai_web');
+  const [withBudgets, setWithBudgets] = useState(!!group?.budgets);
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveGroup();
   const exists = (key: string) => i18n.exists(key);
 
   const handleSubmit = async () => {
-    const body = formToGroup(name, form);
+    const body = formToGroup(name, form, withBudgets);
     const parsed = UserGroupWrite.safeParse(body);
     if (!parsed.success) {
       setErrors(issuesToErrors(parsed.error.issues.map(fromZodIssue), t, exists));
@@ -63,6 +65,28 @@ export function GroupForm({ group, onDone }: { group?: UserGroupRead; onDone: ()
           onChange={(e) => setName(e.currentTarget.value)}
           error={errors.name}
         />
+        <Switch
+          label={ta('user.groups.setsBudgets')}
+          description={ta('user.groups.setsBudgetsHint')}
+          checked={withBudgets}
+          onChange={(e) => setWithBudgets(e.currentTarget.checked)}
+        />
+        {withBudgets && (
+          <Group gap="md" align="flex-start" data-testid="group-budget-fields">
+            {(['credits', 'daily_budget', 'monthly_budget'] as const).map((key) => (
+              <NumberField
+                key={key}
+                label={ta(`user.budget.${key}`)}
+                description={ta('user.creditsHint')}
+                min={-1}
+                value={form[key]}
+                onChange={(v) => setForm((f) => ({ ...f, [key]: v }))}
+                error={errors[`budgets.${key}`]}
+                maw={220}
+              />
+            ))}
+          </Group>
+        )}
         {Object.keys(errors).length > 0 && (
           <Alert color="red" title={ta('common.checkInput')}>
             {Object.entries(errors).map(([path, message]) => (

@@ -86,6 +86,22 @@ describe('GroupManager', () => {
     expect(body.name).toBe('Staff');
     expect(body.openai_web.total_ask_count).toBe(3);
     expect(body.openai_api).not.toHaveProperty('custom_openai_api_settings');
+    // Without the switch the group leaves budgets to its members.
+    expect(body.budgets).toBeNull();
+  });
+
+  it('a group that sets budgets sends them', async () => {
+    renderManager();
+    await screen.findByText('Interns');
+    fireEvent.click(screen.getByRole('button', { name: 'Add group' }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Group name/ }), { target: { value: 'Paid' } });
+    fireEvent.click(screen.getByRole('switch', { name: /^The group sets its members/ }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Budget' }), { target: { value: '12.5' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Daily budget' }), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Interns');
+    const body = calls.find((c) => c.method === 'POST')?.body as UserGroupWrite;
+    expect(body.budgets).toEqual({ credits: 12.5, daily_budget: 1, monthly_budget: -1 });
   });
 
   it('keeps the form open when the server refuses the save', async () => {

@@ -15,7 +15,9 @@ function templateSetting(g: UserGroupRead) {
   return {
     id: g.id,
     user_id: 0,
-    credits: -1,
+    credits: g.budgets?.credits ?? -1,
+    daily_budget: g.budgets?.daily_budget ?? -1,
+    monthly_budget: g.budgets?.monthly_budget ?? -1,
     openai_web_chat_status: 'idling' as const,
     openai_web: g.openai_web,
     openai_api: { ...g.openai_api, custom_openai_api_settings: { url: null, key: null } },

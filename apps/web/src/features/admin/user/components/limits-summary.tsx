@@ -1,7 +1,9 @@
 import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { BUDGET_KINDS, budgetLeft, budgetsToWarn } from '@cc/contracts';
 import type { UserSetting } from '@cc/contracts';
 import { modelDisplay } from '../../../../components/model-display';
 import { formatDateTime } from '../../../../lib/format';
+import { formatMoney } from '../../../../lib/money';
 import { useAdminT } from '../../shared/admin-i18n';
 import { formatRemaining, summarizeLimits } from '../lib/limits';
 
@@ -86,6 +88,30 @@ export function LimitsSummary({ setting }: { setting: UserSetting }) {
           </Group>
         );
       })}
+      <BudgetLine setting={setting} />
     </Stack>
+  );
+}
+
+/** The budgets that are set: the one with the least left, with every budget in its tooltip. */
+function BudgetLine({ setting }: { setting: UserSetting }) {
+  const { ta, language } = useAdminT();
+  const status = setting.budget;
+  if (!status) return null;
+  const set = BUDGET_KINDS.filter((k) => status[k].limit >= 0);
+  if (set.length === 0) return null;
+  const money = (v: number) => formatMoney(v, status.currency, language);
+  const lines = set.map((k) =>
+    ta(`user.budgetLine.${k}`, { left: money(status[k].left), limit: money(status[k].limit) }),
+  );
+  const spent = budgetsToWarn(status).some((k) => status[k].left <= 0);
+  return (
+    <Group gap={4} wrap="nowrap" data-testid="limits-budget">
+      <DetailBadge
+        color={spent ? 'red' : undefined}
+        label={ta('user.budgetLeft', { left: money(budgetLeft(status)) })}
+        lines={lines}
+      />
+    </Group>
   );
 }

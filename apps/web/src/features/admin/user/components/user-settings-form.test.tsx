@@ -56,10 +56,24 @@ describe('UserSettingsForm number fields', () => {
 
   it('refuses empty credits instead of saving 0', async () => {
     renderForm();
-    type('Credits', '');
+    type('Budget', '');
     expect(screen.getByText('Enter a number')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(/credits: Enter a number/)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses a daily budget below -1 or between -1 and 0, and more than 6 decimals; does not save', async () => {
+    renderForm();
+    type('Daily budget', '-2');
+    expect(screen.getByText('Must be at least -1')).toBeTruthy();
+    type('Daily budget', '-0.5');
+    type('Monthly budget', '0.1234567');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText(/daily_budget: A budget is -1 \(none\) or an amount of 0 or more/),
+    ).toBeTruthy();
+    expect(screen.getByText(/monthly_budget: An amount has at most 6 decimals/)).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -19,6 +19,7 @@ import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/for
 import type { FieldErrors } from '../../shared/form-errors';
 import { notifySuccess } from '../../shared/notify';
 import { NumberField } from '../../shared/number-field';
+import { formatMoney } from '../../../../lib/money';
 import { useUpdateUserSetting } from '../api/update-user-setting';
 import { formToPayload, settingToForm, validateSettingForm } from '../lib/setting-form';
 import type { ApiSettingForm, SettingForm, WebSettingForm } from '../lib/setting-form';
@@ -34,6 +35,13 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
   const [errors, setErrors] = useState<FieldErrors>({});
   const mutation = useUpdateUserSetting();
   const exists = (key: string) => i18n.exists(key);
+  const budget = user.setting.budget;
+  /** What was spent against a budget so far (this day or month for those), as shown under its field. */
+  const budgetSpent = (key: 'credits' | 'daily_budget' | 'monthly_budget') => {
+    if (!budget) return '—';
+    const period = key === 'credits' ? budget.total : key === 'daily_budget' ? budget.daily : budget.monthly;
+    return formatMoney(period.spent, budget.currency, i18n.language);
+  };
 
   const setWeb = (patch: Partial<CommonSourceForm> | Partial<WebSettingForm>) =>
     setForm((f) => ({ ...f, openai_web: { ...f.openai_web, ...(patch as Partial<WebSettingForm>) } }));
@@ -73,15 +81,22 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
         <Text size="sm" c="dimmed">
           {ta('user.settingsHint', { username: user.username, id: user.id })}
         </Text>
-        <NumberField
-          label={ta('user.credits')}
-          description={ta('user.creditsHint')}
-          min={-1}
-          value={form.credits}
-          onChange={(v) => setForm((f) => ({ ...f, credits: v }))}
-          error={errors.credits}
-          maw={220}
-        />
+        <Group gap="md" align="flex-start" data-testid="budget-fields">
+          {(['credits', 'daily_budget', 'monthly_budget'] as const).map((key) => (
+            <NumberField
+              key={key}
+              label={ta(`user.budget.${key}`) + (budget ? ` (${budget.currency})` : '')}
+              description={ta('user.budget.hint', {
+                spent: budgetSpent(key),
+              })}
+              min={-1}
+              value={form[key]}
+              onChange={(v) => setForm((f) => ({ ...f, [key]: v }))}
+              error={errors[key]}
+              maw={220}
+            />
+          ))}
+        </Group>
         {errorCount > 0 && (
           <Alert color="red" title={ta('common.checkInput')}>
             <Stack gap={2}>

@@ -34,7 +34,11 @@ export type ApiSettingForm = Omit<ApiSourceSetting, 'per_model_ask_count' | 'cus
 };
 
 export interface SettingForm {
+  /** Total spend budget in the billing currency; -1 = unlimited. */
   credits: number;
+  /** Per-day and per-month spend budgets; -1 = none. */
+  daily_budget: number;
+  monthly_budget: number;
   /** Set to 'idling' to reset a stuck user; undefined = leave as is. */
   openai_web_chat_status?: ChatStatus;
   openai_web: WebSettingForm;
@@ -60,6 +64,8 @@ export function settingToForm(setting: UserSetting): SettingForm {
   const custom = api.custom_openai_api_settings;
   return {
     credits: setting.credits,
+    daily_budget: setting.daily_budget,
+    monthly_budget: setting.monthly_budget,
     openai_web: {
       ...web,
       available_models: [...web.available_models],
@@ -99,6 +105,8 @@ export function formToPayload(form: SettingForm): UserSettingUpdate {
   const { custom, ...api } = form.openai_api;
   const payload: UserSettingUpdate = {
     credits: form.credits,
+    daily_budget: form.daily_budget,
+    monthly_budget: form.monthly_budget,
     openai_web: {
       ...form.openai_web,
       per_model_ask_count: { ...form.openai_web.per_model_ask_count },
