@@ -32,6 +32,20 @@ import { systemRoutes } from './routes/system.routes';
 import { userRoutes } from './routes/user.routes';
 import { groupRoutes } from './routes/group.routes';
 
+/**
+ * Compression of websocket frames (permessage-deflate, when the client offers it; browsers do). Answer frames are
+ * small and alike, so even tiny ones are compressed (threshold 0), with the context kept between frames. A small
+ * window and memory level keep it to about 20 kB per socket, so thousands of sockets fit.
+ */
+const CHAT_DEFLATE = {
+  threshold: 0,
+  serverMaxWindowBits: 13,
+  clientMaxWindowBits: 10,
+  zlibDeflateOptions: { level: 6, memLevel: 4 },
+  zlibInflateOptions: { chunkSize: 4 * 1024 },
+  concurrencyLimit: 10,
+} as const;
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -115,7 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Per-route limits; with Redis configured every instance counts in the same store.
   // A store that fails (Redis out) lets the request through rather than answering 500.
   await app.register(rateLimit, { global: false, skipOnError: true, ...ctx.coordination.rateLimitStore });
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024, perMessageDeflate: CHAT_DEFLATE } });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Chat Commons API', version: '1.0.1' },

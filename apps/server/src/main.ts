@@ -6,6 +6,9 @@ import { createLogger } from './log/logger';
 import { markDataDirInUse } from './ops/data-dir';
 import { warmTokenizers } from './sources/tokens';
 
+/** Connections the kernel keeps waiting for accept (capped by net.core.somaxconn). */
+const LISTEN_BACKLOG = 4096;
+
 /** Boot: load config → open db → migrate → build app → listen → graceful stop. */
 async function main(): Promise<void> {
   let config;
@@ -52,7 +55,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  await app.listen({ host: config.http.host, port: config.http.port });
+  // A long listen queue: a burst of connections (thousands of clients at once) waits instead of being refused.
+  await app.listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG });
   log.info(
     `Chat Commons listening on http://${config.http.host}:${config.http.port} (database ${ctx.dbHandle.describe})`,
   );

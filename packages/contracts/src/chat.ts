@@ -144,6 +144,14 @@ export const AskResponse = z.discriminatedUnion('type', [
     title: z.string().optional(),
   }),
   z.object({
+    /**
+     * Delta mode: text appended to the message the previous message frame named (its `message` or its `delta`).
+     * Chunks that arrive close together come as one append.
+     */
+    type: z.literal('append'),
+    text: z.string(),
+  }),
+  z.object({
     type: z.literal('error'),
     tip: z.string(),
     /** A detail key (translated with `params`) or safe, desensitized text; never internal codes or JSON. */

@@ -4,6 +4,9 @@ import type { AnswerLog } from '../coordination/answer-log';
 import type { AnswerSink } from './frames';
 import { FrameEncoder } from './frames';
 
+/** Frames of a streaming answer go out at most this often (chunks in between are gathered into one). */
+export const FRAME_GAP_MS = 50;
+
 /** The socket that asked, as the channel sees it: serialized frames out, one close. */
 export interface FrameOutput {
   send(data: string): void;
@@ -16,11 +19,26 @@ const CHECK_FRAMES = process.env.NODE_ENV === 'test';
  * One answer's frames. They go to the answer log, delta-encoded (what a client that reconnects replays), and to
  * the socket that asked while it is attached: in delta mode the very same frames, so that the socket's frame count
  * is its position in the log; in full mode whole messages. The answer goes on when the socket detaches.
+ *
+ * Text appended to the message the last frame named goes out as a short `append` frame (no ids). Chunks that
+ * arrive close together go out as one frame: a chunk is sent when the current turn of the event loop ends, unless a
+ * frame went out less than FRAME_GAP_MS ago — then it waits for the rest of that gap, gathering what else arrives.
+ * So no chunk waits longer than the gap, and a fast upstream costs a frame per gap, not a frame per chunk.
  */
 export class AnswerChannel implements AnswerSink {
   private readonly logEncoder = new FrameEncoder('delta');
   private readonly socketEncoder: FrameEncoder | null;
   private ended = false;
+  /** The message the last message frame named: `append` frames add to it. */
+  private named: string | null = null;
+  /** Text for `named` not sent yet. */
+  private pendingText = '';
+  /** Full mode: the newest snapshot of a message not sent to the socket yet. */
+  private pendingSnapshot: { conversationId: string; message: ChatMessage } | null = null;
+  private scheduled:
+    { kind: 'turn'; handle: NodeJS.Immediate } | { kind: 'gap'; handle: NodeJS.Timeout } | null = null;
+  /** When the last frame went out (ms since the epoch). */
+  private lastSentAt = 0;
 
   constructor(
     private readonly log: AnswerLog,
@@ -38,40 +56,94 @@ export class AnswerChannel implements AnswerSink {
 
   /** The socket went away (network, reload): the answer goes on, the log keeps its frames. */
   detach(): void {
+    this.flush();
     this.socket = null;
   }
 
   send(frame: AskResponse): void {
-    const data = serialize(frame);
-    this.log.append(this.userId, this.askId, data);
-    this.socket?.send(data);
+    this.flush();
+    this.emit(serialize(frame), true);
   }
 
   message(conversationId: string, message: ChatMessage): void {
-    const data = serialize(this.logEncoder.encode(conversationId, message));
-    this.log.append(this.userId, this.askId, data);
-    if (!this.socket) return;
-    this.socket.send(
-      this.socketEncoder ? serialize(this.socketEncoder.encode(conversationId, message)) : data,
-    );
+    const frame = this.logEncoder.encode(conversationId, message);
+    if (frame.type === 'message' && frame.delta && frame.delta.message_id === this.named) {
+      this.pendingText += frame.delta.append;
+    } else {
+      this.flushText();
+      this.emit(serialize(frame), false);
+      if (frame.type === 'message') this.named = frame.delta?.message_id ?? frame.message?.id ?? this.named;
+    }
+    if (this.socketEncoder) {
+      if (this.pendingSnapshot && this.pendingSnapshot.message.id !== message.id) this.flushSnapshot();
+      this.pendingSnapshot = { conversationId, message };
+    }
+    this.schedule();
+  }
+
+  /** Sends the pending text at the end of this turn, or when the gap since the last frame has passed. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    const wait = this.lastSentAt + FRAME_GAP_MS - Date.now();
+    const run = () => {
+      this.scheduled = null;
+      this.flush();
+    };
+    this.scheduled =
+      wait > 0 ? { kind: 'gap', handle: setTimeout(run, wait) } : { kind: 'turn', handle: setImmediate(run) };
   }
 
   endMessages(conversationId: string, messageOf: (id: string) => ChatMessage | undefined): void {
+    this.flush();
     for (const id of this.logEncoder.pendingFull()) {
       const message = messageOf(id);
       if (!message) continue;
-      const data = serialize({ type: 'message', conversation_id: conversationId, message });
-      this.log.append(this.userId, this.askId, data);
-      if (!this.socketEncoder) this.socket?.send(data);
+      this.emit(serialize({ type: 'message', conversation_id: conversationId, message }), false);
+      this.named = message.id;
     }
   }
 
   close(code: number, reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    this.flush();
     this.log.end(this.userId, this.askId, { code, reason }).catch(() => undefined);
     this.socket?.close(code, reason);
     this.socket = null;
+  }
+
+  /** Sends what is pending now. */
+  private flush(): void {
+    if (this.scheduled?.kind === 'turn') clearImmediate(this.scheduled.handle);
+    else if (this.scheduled) clearTimeout(this.scheduled.handle);
+    this.scheduled = null;
+    this.flushText();
+    this.flushSnapshot();
+  }
+
+  private flushText(): void {
+    if (!this.pendingText) return;
+    const text = this.pendingText;
+    this.pendingText = '';
+    this.emit(serialize({ type: 'append', text }), false);
+  }
+
+  private flushSnapshot(): void {
+    const pending = this.pendingSnapshot;
+    this.pendingSnapshot = null;
+    if (pending && this.socketEncoder) {
+      this.socket?.send(serialize(this.socketEncoder.encode(pending.conversationId, pending.message)));
+      this.lastSentAt = Date.now();
+    }
+  }
+
+  /** A frame to the log, and to the socket in delta mode (or always, for frames other than message content). */
+  private emit(data: string, always: boolean): void {
+    this.log.append(this.userId, this.askId, data);
+    if (always || !this.socketEncoder) {
+      this.socket?.send(data);
+      this.lastSentAt = Date.now();
+    }
   }
 }
 

@@ -198,7 +198,7 @@ describe('/api/chat on openai_api', () => {
     expect(text.indexOf('[DONE]')).toBeLessThan(text.length - 10);
   });
 
-  it('delta mode sends appended text and ends with the complete message', async () => {
+  it('delta mode sends appended text (append frames) and ends with the complete message', async () => {
     const u = await userCookie();
     const r = await ask(
       url,
@@ -211,12 +211,14 @@ describe('/api/chat on openai_api', () => {
       },
       { cookie: u.cookie },
     );
-    const deltas = messages(r.frames).filter((f) => f.delta);
-    expect(deltas.length).toBeGreaterThan(10);
+    // Between the first and the last whole message: only appended text, in short frames without ids.
+    const appends = r.frames.filter((f) => f.type === 'append');
+    expect(appends.length).toBeGreaterThan(0);
     let rebuilt = '';
-    for (const f of messages(r.frames)) {
-      if (f.message?.role === 'assistant') rebuilt = messageText(f.message);
-      if (f.delta) rebuilt += f.delta.append;
+    for (const f of r.frames) {
+      if (f.type === 'message' && f.message?.role === 'assistant') rebuilt = messageText(f.message);
+      if (f.type === 'message' && f.delta) rebuilt += f.delta.append;
+      if (f.type === 'append') rebuilt += f.text;
     }
     expect(rebuilt).toBe(lastText(r.frames));
     expect(rebuilt.split(/\s+/).length).toBeGreaterThanOrEqual(200);

@@ -94,13 +94,24 @@ export function connect(baseUrl: string, first: unknown, cookie: string): ChatCo
   };
 }
 
-/** The text of every message after applying the frames in order (whole messages and delta appends). */
+/** The text of every message after applying the frames in order (whole messages, deltas and appends). */
 export function replay(frames: AskResponse[]): Map<string, string> {
   const texts = new Map<string, string>();
+  let named: string | null = null;
   for (const f of frames) {
+    if (f.type === 'append') {
+      if (named !== null) texts.set(named, (texts.get(named) ?? '') + f.text);
+      continue;
+    }
     if (f.type !== 'message') continue;
-    if (f.message) texts.set(f.message.id, messageText(f.message));
-    if (f.delta) texts.set(f.delta.message_id, (texts.get(f.delta.message_id) ?? '') + f.delta.append);
+    if (f.message) {
+      texts.set(f.message.id, messageText(f.message));
+      named = f.message.id;
+    }
+    if (f.delta) {
+      texts.set(f.delta.message_id, (texts.get(f.delta.message_id) ?? '') + f.delta.append);
+      named = f.delta.message_id;
+    }
   }
   return texts;
 }

@@ -36,7 +36,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
     (request: AskRequestInput | null): AskHandlers => ({
       onFrame: (frame) => {
         // A resumed answer shows up with its first frame.
-        stateRef.current ??= startAsk(null, frame.conversation_id ?? null);
+        stateRef.current ??= startAsk(null, frame.type === 'append' ? null : (frame.conversation_id ?? null));
         stateRef.current = applyFrame(stateRef.current, frame);
         scheduled.current ??= requestAnimationFrame(commit);
       },

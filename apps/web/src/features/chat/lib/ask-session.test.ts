@@ -16,6 +16,19 @@ function failedWith(frame: AskResponse, close: [number, string]): AskState {
 }
 
 describe('ask session', () => {
+  it('an append frame adds its text to the message the last message frame named', () => {
+    let s = startAsk(null, null);
+    s = applyFrame(s, { type: 'append', text: 'lost' }); // nothing named yet: ignored
+    s = applyFrame(s, { type: 'message', conversation_id: 'c1', message: api('a1', 'assistant', 'Hel') });
+    s = applyFrame(s, { type: 'append', text: 'lo, ' });
+    s = applyFrame(s, { type: 'message', conversation_id: 'c1', message: api('a2', 'assistant', 'Second') });
+    s = applyFrame(s, { type: 'append', text: ' answer' });
+    s = applyFrame(s, { type: 'message', conversation_id: 'c1', delta: { message_id: 'a1', append: 'wor' } });
+    s = applyFrame(s, { type: 'append', text: 'ld' });
+    expect(s.messages.map((m) => textOf(m))).toEqual(['Hello, world', 'Second answer']);
+    expect(s).toMatchObject({ phase: 'streaming', conversationId: 'c1', named: 'a1' });
+  });
+
   it('walks queueing → waiting → message frames with deltas, replacing the temp user bubble', () => {
     let s = startAsk(web('temp_user_1', 'user', 'hi'), null);
     s = applyFrame(s, { type: 'queueing', tip: 'tips.queueing', position: 2 });

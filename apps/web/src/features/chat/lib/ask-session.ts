@@ -19,6 +19,8 @@ export interface AskState {
   /** The error frame: its tip key, detail (a key or the provider's desensitized text) and params. */
   error: { tip: string; detail: string | null; params?: MessageParams } | null;
   close: { code: number; reason: string } | null;
+  /** The message the last message frame named: an `append` frame adds its text to it. */
+  named: string | null;
 }
 
 export function startAsk(tempUser: ChatMessage | null, conversationId: string | null): AskState {
@@ -30,6 +32,7 @@ export function startAsk(tempUser: ChatMessage | null, conversationId: string | 
     messages: tempUser ? [tempUser] : [],
     error: null,
     close: null,
+    named: null,
   };
 }
 
@@ -41,6 +44,13 @@ function upsert(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
   const index = messages.findIndex((m) => m.id === message.id);
   if (index === -1) return [...messages, message];
   return messages.map((m, i) => (i === index ? message : m));
+}
+
+/** The messages with `text` appended to one of them (the others keep their identity). */
+function appendTo(messages: ChatMessage[], id: string, text: string): ChatMessage[] {
+  const index = messages.findIndex((m) => m.id === id);
+  const target = messages[index];
+  return target ? messages.map((m, i) => (i === index ? appendText(target, text) : m)) : messages;
 }
 
 /** Applies one AskResponse frame. Untouched messages keep their identity (their rows do not re-render). */
@@ -72,12 +82,7 @@ export function applyFrame(state: AskState, frame: AskResponse): AskState {
     case 'message': {
       let messages = state.messages;
       if (frame.message) messages = upsert(messages, frame.message);
-      if (frame.delta) {
-        const { message_id, append } = frame.delta;
-        const index = messages.findIndex((m) => m.id === message_id);
-        const target = messages[index];
-        if (target) messages = messages.map((m, i) => (i === index ? appendText(target, append) : m));
-      }
+      if (frame.delta) messages = appendTo(messages, frame.delta.message_id, frame.delta.append);
       return {
         ...state,
         phase: 'streaming',
@@ -85,8 +90,17 @@ export function applyFrame(state: AskState, frame: AskResponse): AskState {
         conversationId: frame.conversation_id || state.conversationId,
         title: frame.title ?? state.title,
         messages,
+        named: frame.delta?.message_id ?? frame.message?.id ?? state.named,
       };
     }
+    case 'append':
+      if (state.named === null) return state;
+      return {
+        ...state,
+        phase: 'streaming',
+        position: null,
+        messages: appendTo(state.messages, state.named, frame.text),
+      };
   }
 }
 

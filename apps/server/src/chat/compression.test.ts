@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { AskResponse } from '@cc/contracts';
+import { joinSettings } from '../presenters/user.presenter';
+import { updateUserSettings } from '../services/user.service';
+import { rawText } from './raw-text';
+import { replay } from '../test/chat-client';
+import { createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+
+let t: TestApp;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => t.close());
+
+describe('chat frames on the wire', () => {
+  it('permessage-deflate is negotiated, and a delta-mode answer costs less on the wire than its own text', async () => {
+    const u = await t.createUser();
+    const s = joinSettings(u.setting, u.counters);
+    s.openai_api.rate_limits = [];
+    await updateUserSettings(t.ctx, u.row.id, s);
+    const cookie = await t.login(u.row.username, u.password);
+    t.ctx.demo!.emulator.setKnobs({ chunkSize: 8, tokensPerSecond: 0 });
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, {
+      headers: { cookie },
+      perMessageDeflate: true,
+    });
+    const frames: AskResponse[] = [];
+    let wireAtOpen = 0;
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    socket.on('open', () => {
+      wireAtOpen = (socket as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
+      socket.send(
+        JSON.stringify({
+          source: 'openai_api',
+          model: 'gpt_3_5',
+          new_conversation: true,
+          text_content: '#long 400',
+          stream_mode: 'delta',
+        }),
+      );
+    });
+    socket.on('message', (data) => frames.push(JSON.parse(rawText(data as Buffer)) as AskResponse));
+    expect(await closed).toBe(1000);
+    expect(socket.extensions).toContain('permessage-deflate');
+    const wire = (socket as unknown as { _socket: { bytesRead: number } })._socket.bytesRead - wireAtOpen;
+    const answer = [...replay(frames).values()].reduce(
+      (longest, text) => (text.length > longest.length ? text : longest),
+      '',
+    );
+    expect(answer.length).toBeGreaterThan(2000);
+    expect(frames.some((f) => f.type === 'append')).toBe(true);
+    // Whole messages open and close the answer; in between, compressed appends.
+    expect(wire).toBeLessThan(Buffer.byteLength(answer) * 1.5);
+  });
+});
