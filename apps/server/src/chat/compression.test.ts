@@ -43,7 +43,7 @@ describe('chat frames on the wire', () => {
         }),
       );
     });
-    socket.on('message', (data) => frames.push(JSON.parse(rawText(data as Buffer)) as AskResponse));
+    socket.on('message', (data) => frames.push(JSON.parse(rawText(data)) as AskResponse));
     expect(await closed).toBe(1000);
     expect(socket.extensions).toContain('permessage-deflate');
     const wire = (socket as unknown as { _socket: { bytesRead: number } })._socket.bytesRead - wireAtOpen;
