@@ -10,6 +10,10 @@ const runs = [
   ['conversation search (SQLite, PostgreSQL)', [process.execPath, '--import', 'tsx', 'bench/search.ts']],
   ['long conversation (web, Chromium)', [process.execPath, 'bench/long-conversation.mjs']],
   [
+    'client (streaming, long conversation, first load; real server, Chromium)',
+    [process.execPath, 'bench/client.mjs'],
+  ],
+  [
     'statistics (1,000,000 rows, SQLite and PostgreSQL)',
     [process.execPath, '--import', 'tsx', 'bench/stats.ts'],
   ],
