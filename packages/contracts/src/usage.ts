@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatSource } from './models';
+import { ChatSource } from './model-schemas';
 
 const IsoDateTime = z.iso.datetime({ offset: true });
 
