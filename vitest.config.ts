@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['apps/web/src/test/setup.ts'],
           testTimeout: 30_000,
         },
       },

@@ -18,6 +18,10 @@ const runs = [
     [process.execPath, 'bench/conversation-list.mjs'],
   ],
   [
+    'client (streaming, long conversation, first load; real server, Chromium)',
+    [process.execPath, 'bench/client.mjs'],
+  ],
+  [
     'statistics (1,000,000 rows, SQLite and PostgreSQL)',
     [process.execPath, '--import', 'tsx', 'bench/stats.ts'],
   ],

@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/mantine-shell.css';
 import './styles/app.css';
 import './i18n';
 import { StrictMode } from 'react';

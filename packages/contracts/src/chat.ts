@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { MessageParams } from './envelope';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { ChatMessage } from './message';
-import { ChatSource, MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
+import { ChatSource } from './model-schemas';
+import { MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
 
 export const Attachment = z.object({
   name: z.string().max(512),

@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import {
-  API_MODELS,
-  ApiModel,
-  DEFAULT_API_MODEL_CODES,
-  DEFAULT_WEB_MODEL_CODES,
-  WEB_MODELS,
-  WebModel,
-} from './models';
+import { ApiModel, WebModel } from './model-schemas';
+import { API_MODELS, DEFAULT_API_MODEL_CODES, DEFAULT_WEB_MODEL_CODES, WEB_MODELS } from './models';
 import { Budget, DEFAULT_MODEL_PRICES, ModelPrice } from './budget';
 import { ApiSourceSetting, Password, WebSourceSetting } from './user';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatSource } from './models';
+import { ChatSource } from './model-schemas';
 
 /** A conversation as listed (own list and admin list). */
 export const ConversationRead = z.object({

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** Envelope codes that mean success. */
-export const SUCCESS_CODES = [200, 201, 204] as const;
-
 /**
  * Values interpolated into a message key (i18next `{{name}}`): `{ seconds: 60, max: 5 }` for
  * `errors.rateLimited`. They apply to the message and to a detail that is itself a key. Plain values only.
@@ -28,7 +25,3 @@ export type ValidationIssue = z.infer<typeof ValidationIssue>;
  */
 export const ErrorEnvelope = envelope(z.unknown()).extend({ params: MessageParams.optional() });
 export type Envelope<T> = { code: number; message: string; result: T; params?: MessageParams };
-
-export function isSuccessCode(code: number): boolean {
-  return (SUCCESS_CODES as readonly number[]).includes(code);
-}

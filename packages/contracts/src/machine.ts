@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
-import { ChatSource } from './models';
+import { ChatSource } from './model-schemas';
 
 export const MACHINE_STATUSES = ['online', 'offline', 'disabled'] as const;
 export const MachineStatus = z.enum(MACHINE_STATUSES, { message: V.machineFieldsRequired });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatSource } from './models';
+import { ChatSource } from './model-schemas';
 
 /** Image part of a multimodal message (uploaded image or DALL·E output). */
 export const ImagePart = z.object({

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-
+// Plain tables, no zod: the web client's first page shows model names and colours from here without loading the
+// schemas (model-schemas.ts holds the enums built from these lists).
 export const SOURCES = ['openai_web', 'openai_api'] as const;
-export const ChatSource = z.enum(SOURCES);
-export type ChatSource = z.infer<typeof ChatSource>;
+type ChatSource = (typeof SOURCES)[number];
 
 export const WEB_MODELS = [
   'gpt_3_5',
@@ -16,10 +15,8 @@ export const WEB_MODELS = [
 ] as const;
 export const API_MODELS = ['gpt_3_5', 'gpt_4'] as const;
 
-export const WebModel = z.enum(WEB_MODELS);
-export type WebModel = z.infer<typeof WebModel>;
-export const ApiModel = z.enum(API_MODELS);
-export type ApiModel = z.infer<typeof ApiModel>;
+type WebModel = (typeof WEB_MODELS)[number];
+type ApiModel = (typeof API_MODELS)[number];
 export type AnyModel = WebModel | ApiModel;
 
 export const MODELS_BY_SOURCE: Record<ChatSource, readonly AnyModel[]> = {

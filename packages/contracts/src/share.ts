@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChatMessage, ConversationHistory } from './message';
-import { ChatSource } from './models';
+import { ChatSource } from './model-schemas';
 
 /** A share link of one's own (the token is shown only once, when the link is created). */
 export const ShareRead = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuthConfig, CommonConfig, Config, OidcConfig, OpenaiApiConfig, OpenaiWebConfig } from './config';
-import { ApiModel, ChatSource, WebModel } from './models';
+import { ApiModel, ChatSource, WebModel } from './model-schemas';
 import { MASKED_SECRET } from './user';
 
 /** `/api/system/info`: counts over both sources (and per source). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BudgetStatus } from './budget';
-import { ChatSource } from './models';
+import { ChatSource } from './model-schemas';
 
 const IsoDateTime = z.iso.datetime({ offset: true });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { Budget, BudgetStatus } from './budget';
 import { QueryBool, SortOrder } from './conversation';
-import { ApiModel, WebModel } from './models';
+import { ApiModel, WebModel } from './model-schemas';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
 export const PASSWORD_PATTERN = /^[\x21-\x7e]{7,128}$/;

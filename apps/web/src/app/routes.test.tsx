@@ -8,6 +8,13 @@ import { installDomStubs } from '../test/dom-stubs';
 import { AppProviders } from './providers';
 import { createRoutes } from './routes';
 
+// Records when the chat page's code is fetched (the module is evaluated once per file).
+const pageCode = vi.hoisted(() => ({ loaded: [] as string[] }));
+vi.mock('./pages/conversation-route', () => {
+  pageCode.loaded.push('conversation-route');
+  return { ConversationRoute: () => <div data-testid="chat-page" /> };
+});
+
 beforeEach(installDomStubs);
 
 afterEach(() => {
@@ -79,6 +86,21 @@ describe('routes and guards', () => {
     await settled(router);
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/conversation?id=abc')}`);
+  });
+
+  it('fetches none of the chat page before a logged-out visitor is sent to login, and fetches it for a user', async () => {
+    stubMe(null, 10401);
+    const visitor = renderAt('/conversation?id=abc');
+    await settled(visitor);
+    expect(visitor.state.location.pathname).toBe('/login');
+    expect(pageCode.loaded).toEqual([]);
+    cleanup();
+
+    setLoginFlag();
+    stubMe(user(false));
+    await settled(renderAt('/conversation'));
+    expect(screen.getByTestId('chat-page')).toBeTruthy();
+    expect(pageCode.loaded).toEqual(['conversation-route']);
   });
 
   it('logs out and goes to login when the user cannot be fetched', async () => {

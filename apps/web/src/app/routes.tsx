@@ -1,10 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { redirect } from 'react-router';
-import type { RouteObject } from 'react-router';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
 import { InviteRoute, LoginPage } from '../features/auth';
+import { getConversation } from '../features/conversations/api/get-conversation';
+import { loadAdminStrings } from '../i18n';
+import { loadMarkdownEngine } from '../lib/markdown/load-engine';
+import { queryKeys } from '../lib/query-keys';
 import { ensureUser, setLoginFlag } from '../lib/session';
 import { loadSessionIfAny, requireAccess } from './guards';
+import type { Access } from './guards';
 import { RootLayout } from './layout/root-layout';
 import { ErrorPage } from './pages/error-page';
 import { HomePage } from './pages/home-page';
@@ -12,28 +18,62 @@ import { RedirectPage } from './pages/redirect-page';
 import { PageLoader } from './pages/page-loader';
 import { RouteError } from './pages/route-error';
 
-const ADMIN_COMPONENTS: Record<
-  (typeof ADMIN_PAGES)[number],
-  () => Promise<{ Component: React.ComponentType }>
-> = {
-  system: () => import('../features/admin/system/system-page').then((m) => ({ Component: m.SystemPage })),
-  user: () => import('../features/admin/user/user-page').then((m) => ({ Component: m.UserPage })),
+type LoadPage = (args: LoaderFunctionArgs) => Promise<ComponentType>;
+
+const ADMIN_COMPONENTS: Record<(typeof ADMIN_PAGES)[number], LoadPage> = {
+  system: () => import('../features/admin/system/system-page').then((m) => m.SystemPage),
+  user: () => import('../features/admin/user/user-page').then((m) => m.UserPage),
   conversation: () =>
-    import('../features/admin/conversation/conversation-page').then((m) => ({
-      Component: m.ConversationPage,
-    })),
-  machine: () => import('../features/admin/machine/machine-page').then((m) => ({ Component: m.MachinePage })),
-  task: () => import('../features/admin/task/task-page').then((m) => ({ Component: m.TaskPage })),
-  log: () => import('../features/admin/log/log-page').then((m) => ({ Component: m.LogPage })),
+    import('../features/admin/conversation/conversation-page').then((m) => m.ConversationPage),
+  machine: () => import('../features/admin/machine/machine-page').then((m) => m.MachinePage),
+  task: () => import('../features/admin/task/task-page').then((m) => m.TaskPage),
+  log: () => import('../features/admin/log/log-page').then((m) => m.LogPage),
   openai_settings: () =>
-    import('../features/admin/openai-settings/openai-settings-page').then((m) => ({
-      Component: m.OpenaiSettingsPage,
-    })),
-  config: () => import('../features/admin/config/config-page').then((m) => ({ Component: m.ConfigPage })),
-  audit: () => import('../features/admin/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
-  usage: () => import('../features/admin/usage/usage-page').then((m) => ({ Component: m.UsagePage })),
-  invite: () => import('../features/admin/invite/invite-page').then((m) => ({ Component: m.InvitePage })),
+    import('../features/admin/openai-settings/openai-settings-page').then((m) => m.OpenaiSettingsPage),
+  config: () => import('../features/admin/config/config-page').then((m) => m.ConfigPage),
+  audit: () => import('../features/admin/audit/audit-page').then((m) => m.AuditPage),
+  usage: () => import('../features/admin/usage/usage-page').then((m) => m.UsagePage),
+  invite: () => import('../features/admin/invite/invite-page').then((m) => m.InvitePage),
 };
+
+/**
+ * Opening a conversation: its history and the markdown engine start loading with the page's code instead of after
+ * the page has rendered (each would otherwise wait for the one before).
+ */
+function prefetchConversation(client: QueryClient, conversationId: string | null): void {
+  if (!conversationId) return;
+  void loadMarkdownEngine().catch(() => undefined);
+  void client.prefetchQuery({
+    queryKey: queryKeys.conversation(conversationId),
+    // Silent: a failure is reported by the page's own request (the query refetches when it mounts).
+    queryFn: () => getConversation(conversationId, { silent: true }),
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * A protected page whose code is fetched only after its guard let the visitor in: React Router starts a route's
+ * `lazy` alongside its loader, so a logged-out visitor would download the chat before being sent to /login.
+ */
+function guarded(
+  client: QueryClient,
+  access: Access,
+  load: LoadPage,
+): Pick<RouteObject, 'loader' | 'Component'> {
+  const guard = requireAccess(client, access);
+  let Page: ComponentType | null = null;
+  return {
+    loader: async (args) => {
+      const denied = await guard(args);
+      if (denied) return denied;
+      Page ??= await load(args);
+      return null;
+    },
+    Component: function GuardedPage() {
+      return Page ? <Page /> : null;
+    },
+  };
+}
 
 /** SPEC §2 route table with the §5 guards. Chat, history and admin pages load as separate chunks. */
 export function createRoutes(client: QueryClient): RouteObject[] {
@@ -65,13 +105,17 @@ export function createRoutes(client: QueryClient): RouteObject[] {
         },
         {
           path: 'conversation',
-          loader: requireAccess(client, 'user'),
-          lazy: () => import('./pages/conversation-route').then((m) => ({ Component: m.ConversationRoute })),
+          ...guarded(client, 'user', ({ request }) => {
+            prefetchConversation(client, new URL(request.url).searchParams.get('id'));
+            // The demo-mode notice on the chat page speaks with the admin strings.
+            return Promise.all([import('./pages/conversation-route'), loadAdminStrings()]).then(
+              ([m]) => m.ConversationRoute,
+            );
+          }),
         },
         {
           path: 'conv/:conversationId',
-          loader: requireAccess(client, 'user'),
-          lazy: () => import('./pages/history-route').then((m) => ({ Component: m.HistoryRoute })),
+          ...guarded(client, 'user', () => import('./pages/history-route').then((m) => m.HistoryRoute)),
         },
         {
           // Public: a share link opens without logging in.
@@ -85,11 +129,16 @@ export function createRoutes(client: QueryClient): RouteObject[] {
         },
         {
           path: 'admin',
-          loader: requireAccess(client, 'superuser'),
-          lazy: () => import('./layout/admin-layout').then((m) => ({ Component: m.AdminLayout })),
+          ...guarded(client, 'superuser', () =>
+            Promise.all([import('./layout/admin-layout'), loadAdminStrings()]).then(([m]) => m.AdminLayout),
+          ),
           children: [
             { index: true, loader: () => redirect(paths.admin('system')) },
-            ...ADMIN_PAGES.map((page) => ({ path: page, lazy: ADMIN_COMPONENTS[page] })),
+            // Child loaders run alongside the parent's: each page checks the (cached) user itself.
+            ...ADMIN_PAGES.map((page) => ({
+              path: page,
+              ...guarded(client, 'superuser', ADMIN_COMPONENTS[page]),
+            })),
           ],
         },
         { path: 'redirect/*', element: <RedirectPage /> },

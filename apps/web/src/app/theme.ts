@@ -1,5 +1,5 @@
-import { InputClearButton, Menu, Pagination, createTheme } from '@mantine/core';
-import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
+import { InputClearButton, Menu, createTheme } from '@mantine/core';
+import type { CSSVariablesResolver, MantineColorsTuple, PaginationProps } from '@mantine/core';
 
 /**
  * Palettes whose darker shades are deepened (0–6 stay Mantine's) so text reads at WCAG AA (4.5:1): white on shade 8
@@ -150,11 +150,13 @@ export function createAppTheme(labels: ThemeLabels) {
       // Without the hidden focus placeholder (a role="presentation" child a menu may not hold), an opened menu
       // focuses itself and the arrow keys move to its items.
       Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
-      Pagination: Pagination.extend({
+      // A plain object rather than `Pagination.extend` (the same, typed): the theme is on every page, the
+      // paginated tables are not, and `extend` would bring the whole component into the first page's code.
+      Pagination: {
         defaultProps: {
           getControlProps: (control) => ({ 'aria-label': labels[PAGINATION_CONTROLS[control]] }),
-        },
-      }),
+        } satisfies Partial<PaginationProps>,
+      },
     },
   });
 }

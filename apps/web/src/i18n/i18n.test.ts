@@ -2,6 +2,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_MESSAGE_KEYS, CHAT_CLOSE, SOURCES } from '@cc/contracts';
+import adminEnUS from './admin.en-US.json';
+import adminZhCN from './admin.zh-CN.json';
 import { resources } from './index';
 
 function flatten(value: unknown, prefix = ''): Record<string, unknown> {
@@ -14,9 +16,9 @@ function flatten(value: unknown, prefix = ''): Record<string, unknown> {
   return out;
 }
 
-// The merged resources (user strings + admin.*.json), exactly as i18next receives them.
-const en = flatten(resources['en-US'].translation);
-const zh = flatten(resources['zh-CN'].translation);
+// Every string i18next gets: the first page's resources, and admin.*.json (added with the pages that use them).
+const en = { ...flatten(adminEnUS), ...flatten(resources['en-US'].translation) };
+const zh = { ...flatten(adminZhCN), ...flatten(resources['zh-CN'].translation) };
 const SRC = path.resolve(__dirname, '..');
 
 function sourceFiles(dir: string): string[] {

@@ -1,8 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../lib/storage';
-import adminEnUS from './admin.en-US.json';
-import adminZhCN from './admin.zh-CN.json';
 import enUS from './en-US.json';
 import zhCN from './zh-CN.json';
 
@@ -17,24 +15,11 @@ export function storedLanguage(): Language {
   return LANGUAGES.includes(value as Language) ? (value as Language) : DEFAULT_LANGUAGE;
 }
 
-type Tree = { [key: string]: string | Tree };
-
-/** The admin pages keep their strings in admin.*.json; they are merged in (objects deep, no key is replaced). */
-function deepMerge<A extends object, B extends object>(base: A, extra: B): A & B {
-  const out: Tree = { ...(base as Tree) };
-  for (const [key, value] of Object.entries(extra as Tree)) {
-    const current = out[key];
-    out[key] =
-      typeof current === 'object' && typeof value === 'object'
-        ? deepMerge(current, value)
-        : (current ?? value);
-  }
-  return out as A & B;
-}
-
+/** The strings every page needs; the admin strings (admin.*.json) come with the pages that use them. */
 export const resources = {
-  'zh-CN': { translation: deepMerge(zhCN, adminZhCN) },
-  'en-US': { translation: deepMerge(enUS, adminEnUS) },
+  // Copies: the admin strings are added into these objects later, never into the imported JSON modules.
+  'zh-CN': { translation: { ...zhCN } },
+  'en-US': { translation: { ...enUS } },
 } as const;
 
 void i18n.use(initReactI18next).init({
@@ -53,9 +38,41 @@ function syncDocumentLanguage(lng: string): void {
 syncDocumentLanguage(i18n.language);
 i18n.on('languageChanged', syncDocumentLanguage);
 
+// The admin strings (top-level `adminx`: the admin pages and the demo-mode notice) are a third of all the text:
+// fetched per language with the pages that show them, so the login page does not download them.
+const ADMIN_STRINGS: Record<Language, () => Promise<{ default: object }>> = {
+  'zh-CN': () => import('./admin.zh-CN.json'),
+  'en-US': () => import('./admin.en-US.json'),
+};
+const adminLoaded = new Map<Language, Promise<void>>();
+let adminWanted = false;
+
+function addAdminStrings(language: Language): Promise<void> {
+  let loaded = adminLoaded.get(language);
+  if (!loaded) {
+    loaded = ADMIN_STRINGS[language]().then(({ default: strings }) => {
+      i18n.addResourceBundle(language, 'translation', strings, true, false);
+    });
+    loaded.catch(() => adminLoaded.delete(language));
+    adminLoaded.set(language, loaded);
+  }
+  return loaded;
+}
+
+function currentLanguage(): Language {
+  return LANGUAGES.includes(i18n.language as Language) ? (i18n.language as Language) : DEFAULT_LANGUAGE;
+}
+
+/** Loads the admin strings of the current language (and of any language switched to later). */
+export async function loadAdminStrings(languages: readonly Language[] = [currentLanguage()]): Promise<void> {
+  adminWanted = true;
+  await Promise.all(languages.map(addAdminStrings));
+}
+
 /** Switches the language and remembers it. */
 export async function changeLanguage(language: Language): Promise<void> {
   writeStorage(STORAGE_KEYS.language, language);
+  if (adminWanted) await addAdminStrings(language).catch(() => undefined);
   await i18n.changeLanguage(language);
 }
 

@@ -7,12 +7,33 @@ export function parseTime(value: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+// Building an Intl formatter costs far more than formatting with one (a row re-rendering every animation frame
+// while an answer streams would build one per frame): one formatter per language, made on first use.
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+function dateTimeFormat(language: string): Intl.DateTimeFormat {
+  let format = dateTimeFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', hour12: false });
+    dateTimeFormats.set(language, format);
+  }
+  return format;
+}
+
+function relativeFormat(language: string): Intl.RelativeTimeFormat {
+  let format = relativeFormats.get(language);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+    relativeFormats.set(language, format);
+  }
+  return format;
+}
+
 export function formatDateTime(value: string | null | undefined, language: string): string {
   const date = parseTime(value);
   if (!date) return '';
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', hour12: false }).format(
-    date,
-  );
+  return dateTimeFormat(language).format(date);
 }
 
 /** "just now", "5 min ago", …; older than a week: the absolute date. */
@@ -21,7 +42,7 @@ export function formatRelative(value: string | null | undefined, language: strin
   if (!date) return '';
   const seconds = Math.round((date.getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  const rtf = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const rtf = relativeFormat(language);
   if (abs < 45) return rtf.format(0, 'second');
   if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
   if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');

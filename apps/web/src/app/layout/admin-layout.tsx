@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';

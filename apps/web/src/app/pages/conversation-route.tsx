@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { ActionIcon, Button, Drawer, EmptyState, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useCallback, useState } from 'react';

@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { useParams } from 'react-router';
 import { HistoryViewer } from '../../features/conversations';
 

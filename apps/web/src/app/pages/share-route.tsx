@@ -1,3 +1,4 @@
+import '../../styles/mantine-all.css';
 import { useParams } from 'react-router';
 import { SharedConversationView } from '../../features/share';
 

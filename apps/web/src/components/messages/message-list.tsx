@@ -94,9 +94,22 @@ export function MessageList({
     if (el && atBottom.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1)
       el.scrollTop = el.scrollHeight;
   });
+  // New content while at the bottom: follow it on the next frames (once rows are measured). One pending follow at a
+  // time: a streaming answer changes the content every frame, and each follow forces a layout.
+  const follow = useRef<number | null>(null);
   useEffect(() => {
-    if (atBottom.current) requestAnimationFrame(() => scrollToBottom(2));
+    if (!atBottom.current || follow.current !== null) return;
+    follow.current = requestAnimationFrame(() => {
+      follow.current = null;
+      scrollToBottom(2);
+    });
   }, [groups.length, contentVersion, scrollToBottom]);
+  useEffect(
+    () => () => {
+      if (follow.current !== null) cancelAnimationFrame(follow.current);
+    },
+    [],
+  );
 
   // A message asked for (once it is among the rows): centre it and highlight it for a moment.
   const showFocus = useEffectEvent(() => {

@@ -1,11 +1,13 @@
 import { ActionIcon, Badge, Button, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { memo, useContext, useState } from 'react';
+import { memo, useCallback, useContext, useState } from 'react';
+import type { Dispatch, SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
 import { displayTypeOf, splitGroup, textOf } from '../../lib/conversation/history';
 import type { MessageGroup } from '../../lib/conversation/history';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
+import { useLatest } from '../../lib/use-latest';
 import { apiPaths } from '../../config/paths';
 import {
   ChevronRightIcon,
@@ -184,10 +186,133 @@ function EditQuestion({
   );
 }
 
+interface RowFooterProps {
+  groupId: string;
+  firstId: string;
+  /**
+   * The row's first message as it is now: an answer that grows every frame keeps its footer (time, tooltips,
+   * buttons) as it was; the actions read the message when clicked.
+   */
+  getFirst: () => ChatMessage | undefined;
+  time: string | null | undefined;
+  count: number;
+  isUser: boolean;
+  editing: boolean;
+  markdown: boolean;
+  raw: boolean;
+  onEdit: (editing: boolean) => void;
+  onMarkdown: Dispatch<SetStateAction<boolean>>;
+  onRaw: Dispatch<SetStateAction<boolean>>;
+  onCopy: () => void;
+}
+
+/** Time, message count and the row's buttons. */
+const RowFooter = memo(function RowFooter({
+  groupId,
+  firstId,
+  getFirst,
+  time,
+  count,
+  isUser,
+  editing,
+  markdown,
+  raw,
+  onEdit,
+  onMarkdown,
+  onRaw,
+  onCopy,
+}: RowFooterProps) {
+  const actions = useContext(MessageActionsContext);
+  const { t, i18n } = useTranslation();
+  return (
+    <Group gap={6} justify="flex-end" className="cc-row-footer hide-in-print">
+      {actions && <BranchSwitcher id={firstId} actions={actions} />}
+      {time && (
+        <Tooltip label={formatDateTime(time, i18n.language)}>
+          <Text size="xs" c="dimmed" component="span">
+            {formatRelative(time, i18n.language)}
+          </Text>
+        </Tooltip>
+      )}
+      {count > 1 && (
+        <Badge size="xs" variant="default" tt="none">
+          {t('render.messageCount', { count })}
+        </Badge>
+      )}
+      {isUser && actions?.edit && !editing && (
+        <Tooltip label={t('render.editQuestion')}>
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            color="gray"
+            onClick={() => onEdit(true)}
+            aria-label={t('render.editQuestion')}
+            data-testid="edit-button"
+          >
+            <PencilIcon size={14} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {!isUser && actions?.regenerate && actions.lastAnswerGroupId === groupId && (
+        <Tooltip label={t('render.regenerate')}>
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            color="gray"
+            onClick={() => {
+              const answer = getFirst();
+              if (answer) actions.regenerate?.(answer);
+            }}
+            aria-label={t('render.regenerate')}
+            data-testid="regenerate-button"
+          >
+            <RefreshIcon size={14} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      <Tooltip label={t('render.copyMessage')}>
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          color="gray"
+          onClick={onCopy}
+          aria-label={t('render.copyMessage')}
+        >
+          <CopyIcon size={14} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={t('render.toggleMarkdown')}>
+        <ActionIcon
+          size="sm"
+          variant={markdown ? 'light' : 'subtle'}
+          color="gray"
+          onClick={() => onMarkdown((v) => !v)}
+          aria-label={t('render.toggleMarkdown')}
+          aria-pressed={markdown}
+        >
+          <MarkdownIcon size={14} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={t('render.toggleRaw')}>
+        <ActionIcon
+          size="sm"
+          variant={raw ? 'light' : 'subtle'}
+          color={raw ? 'teal' : 'gray'}
+          onClick={() => onRaw((v) => !v)}
+          aria-label={t('render.toggleRaw')}
+          aria-pressed={raw}
+        >
+          <CodeIcon size={14} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+});
+
 function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
   const actions = useContext(MessageActionsContext);
   const [editing, setEditing] = useState(false);
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const isUser = group.role === 'user';
   const [markdown, setMarkdown] = useState(!isUser || userMarkdown);
   const [raw, setRaw] = useState(false);
@@ -198,16 +323,20 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
   const time = last?.create_time ?? first?.create_time;
   const isTemp = group.messages.every((m) => m.id.startsWith('temp_'));
 
-  const handleCopy = () => {
-    const text = buckets
-      .filter((b) => ['text', 'multimodal_text'].includes(displayTypeOf(b, model)))
+  // The footer keeps its props while the answer streams: its actions read the row as it is when clicked.
+  const rowRef = useLatest({ group, model });
+  const getFirst = useCallback(() => rowRef.current.group.messages[0], [rowRef]);
+  const onCopy = useCallback(() => {
+    const { group: current, model: currentModel } = rowRef.current;
+    const text = splitGroup(current)
+      .filter((b) => ['text', 'multimodal_text'].includes(displayTypeOf(b, currentModel)))
       .map((b) => b.messages.map(textOf).join(''))
       .join('\n\n');
     navigator.clipboard.writeText(text).then(
       () => notifications.show({ color: 'green', message: t('render.copied'), autoClose: 1500 }),
       () => notifications.show({ color: 'red', message: t('render.copyFailed'), autoClose: 3000 }),
     );
-  };
+  }, [rowRef, t]);
 
   return (
     <article
@@ -243,85 +372,22 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
               ))}
             </Stack>
           )}
-          {!isTemp && (
-            <Group gap={6} justify="flex-end" className="cc-row-footer hide-in-print">
-              {actions && first && <BranchSwitcher id={first.id} actions={actions} />}
-              {time && (
-                <Tooltip label={formatDateTime(time, i18n.language)}>
-                  <Text size="xs" c="dimmed" component="span">
-                    {formatRelative(time, i18n.language)}
-                  </Text>
-                </Tooltip>
-              )}
-              {group.messages.length > 1 && (
-                <Badge size="xs" variant="default" tt="none">
-                  {t('render.messageCount', { count: group.messages.length })}
-                </Badge>
-              )}
-              {isUser && actions?.edit && first && !editing && (
-                <Tooltip label={t('render.editQuestion')}>
-                  <ActionIcon
-                    size="sm"
-                    variant="subtle"
-                    color="gray"
-                    onClick={() => setEditing(true)}
-                    aria-label={t('render.editQuestion')}
-                    data-testid="edit-button"
-                  >
-                    <PencilIcon size={14} />
-                  </ActionIcon>
-                </Tooltip>
-              )}
-              {!isUser && actions?.regenerate && actions.lastAnswerGroupId === group.id && first && (
-                <Tooltip label={t('render.regenerate')}>
-                  <ActionIcon
-                    size="sm"
-                    variant="subtle"
-                    color="gray"
-                    onClick={() => actions.regenerate?.(first)}
-                    aria-label={t('render.regenerate')}
-                    data-testid="regenerate-button"
-                  >
-                    <RefreshIcon size={14} />
-                  </ActionIcon>
-                </Tooltip>
-              )}
-              <Tooltip label={t('render.copyMessage')}>
-                <ActionIcon
-                  size="sm"
-                  variant="subtle"
-                  color="gray"
-                  onClick={handleCopy}
-                  aria-label={t('render.copyMessage')}
-                >
-                  <CopyIcon size={14} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t('render.toggleMarkdown')}>
-                <ActionIcon
-                  size="sm"
-                  variant={markdown ? 'light' : 'subtle'}
-                  color="gray"
-                  onClick={() => setMarkdown((v) => !v)}
-                  aria-label={t('render.toggleMarkdown')}
-                  aria-pressed={markdown}
-                >
-                  <MarkdownIcon size={14} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label={t('render.toggleRaw')}>
-                <ActionIcon
-                  size="sm"
-                  variant={raw ? 'light' : 'subtle'}
-                  color={raw ? 'teal' : 'gray'}
-                  onClick={() => setRaw((v) => !v)}
-                  aria-label={t('render.toggleRaw')}
-                  aria-pressed={raw}
-                >
-                  <CodeIcon size={14} />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
+          {!isTemp && first && (
+            <RowFooter
+              groupId={group.id}
+              firstId={first.id}
+              getFirst={getFirst}
+              time={time}
+              count={group.messages.length}
+              isUser={isUser}
+              editing={editing}
+              markdown={markdown}
+              raw={raw}
+              onEdit={setEditing}
+              onMarkdown={setMarkdown}
+              onRaw={setRaw}
+              onCopy={onCopy}
+            />
           )}
         </div>
       </div>

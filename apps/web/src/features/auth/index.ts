@@ -1,5 +1,4 @@
 export { LoginPage } from './components/login-page';
-export { openProfileModal } from './components/profile-modal';
-export { openResetPasswordModal } from './components/reset-password-modal';
+export { openProfileModal, openResetPasswordModal } from './open-dialogs';
 export { confirmLogout, performLogout } from './components/logout';
 export { InviteRoute } from './components/invite-page';

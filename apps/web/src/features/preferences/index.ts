@@ -1,1 +1,1 @@
-export { openPreferencesModal } from './components/preferences-modal';
+export { openPreferencesModal } from './open-dialog';

@@ -2,16 +2,24 @@ import { Button, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoginForm as LoginFormSchema } from '@cc/contracts';
 import type { UserRead } from '@cc/contracts';
 import { ApiError } from '../../../lib/api-client';
 import { useLogin } from '../api/login';
+import type { LoginInput } from '../api/login';
 
 interface Props {
   onSuccess: (user: UserRead) => void;
 }
 
 type FieldErrors = Partial<Record<'username' | 'password', string>>;
+
+/**
+ * The contract's LoginForm schema, fetched on the first submit: zod is a large part of the app's code and the
+ * login page needs it for nothing else, so the first page loads without it.
+ */
+function loadLoginSchema() {
+  return import('@cc/contracts/auth').then((m) => m.LoginForm);
+}
 
 /** Username + password; Enter submits; messages from the contract's LoginForm schema (SPEC §5). */
 export function LoginForm({ onSuccess }: Props) {
@@ -21,10 +29,9 @@ export function LoginForm({ onSuccess }: Props) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const mutation = useLogin();
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (schema: Awaited<ReturnType<typeof loadLoginSchema>>, input: LoginInput) => {
     if (mutation.isPending) return;
-    const parsed = LoginFormSchema.safeParse({ username: username.trim(), password });
+    const parsed = schema.safeParse(input);
     if (!parsed.success) {
       const next: FieldErrors = {};
       for (const issue of parsed.error.issues) {
@@ -44,6 +51,13 @@ export function LoginForm({ onSuccess }: Props) {
         },
       },
     );
+  };
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    const input = { username: username.trim(), password };
+    void loadLoginSchema().then((schema) => submit(schema, input));
   };
 
   return (

@@ -310,22 +310,32 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   }, [focusMessageId, history, busy]);
 
   const lastAnswerGroupId = [...groups].reverse().find((g) => g.role === 'assistant')?.id ?? null;
-  const messageActions: MessageActions | null =
-    target.kind === 'conversation' && history
-      ? {
-          siblingsOf: (id) => siblingsOf(history.mapping, id),
-          switchTo: (id) => !busy && handleSwitch(target.conversationId, history.mapping, id),
-          lastAnswerGroupId: busy || ask ? null : lastAnswerGroupId,
-          regenerate: (answer) => {
-            const question = answer.parent ? history.mapping[answer.parent] : undefined;
-            if (question?.role === 'user') askBranch(question.id, question.id, textOf(question), 'variant');
-          },
-          edit:
-            busy || ask
+  // The same object until what it offers changes: every row reads it, and a new one each frame of a streaming
+  // answer would re-render them all.
+  const askBranchRef = useLatest(askBranch);
+  const switchRef = useLatest(handleSwitch);
+  const conversationId = target.kind === 'conversation' ? target.conversationId : null;
+  const answering = busy || !!ask;
+  const messageActions = useMemo<MessageActions | null>(
+    () =>
+      conversationId && history
+        ? {
+            siblingsOf: (id) => siblingsOf(history.mapping, id),
+            switchTo: (id) => !busy && switchRef.current(conversationId, history.mapping, id),
+            lastAnswerGroupId: answering ? null : lastAnswerGroupId,
+            regenerate: (answer) => {
+              const question = answer.parent ? history.mapping[answer.parent] : undefined;
+              if (question?.role === 'user')
+                askBranchRef.current(question.id, question.id, textOf(question), 'variant');
+            },
+            edit: answering
               ? undefined
-              : (question, text) => askBranch(question.parent ?? null, question.parent ?? null, text, 'next'),
-        }
-      : null;
+              : (question, text) =>
+                  askBranchRef.current(question.parent ?? null, question.parent ?? null, text, 'next'),
+          }
+        : null,
+    [conversationId, history, busy, answering, lastAnswerGroupId, switchRef, askBranchRef],
+  );
 
   const handleSend = () => {
     const text = input.trim();
@@ -398,24 +408,90 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     </>
   );
 
+  // While an answer streams the panel renders once per animation frame: the header and the input box (whose
+  // autosizing measures the layout) are kept as they were unless their own inputs change.
+  const sendRef = useLatest(handleSend);
+  const filesRef = useLatest(handleFiles);
+  const onSend = useCallback(() => sendRef.current(), [sendRef]);
+  const onFiles = useCallback((files: File[]) => filesRef.current(files), [filesRef]);
+  const userMarkdown = preference.renderUserMessageInMd;
+  const header = useMemo(
+    () => (
+      <ConversationHeader
+        title={title}
+        source={source}
+        model={model}
+        pluginIds={pluginIds}
+        leading={leading}
+        actions={
+          <>
+            <AsksLeft user={user} source={source} model={model} />
+            {history && <ExportActions history={history} userMarkdown={userMarkdown} />}
+          </>
+        }
+      />
+    ),
+    [title, source, model, pluginIds, leading, user, history, userMarkdown],
+  );
+  const inputBox = useMemo(
+    () => (
+      <ChatInput
+        ref={inputRef}
+        value={input}
+        onChange={setInput}
+        onSend={onSend}
+        onStop={stop}
+        busy={busy}
+        disabled={inputDisabled}
+        onFiles={uploadsAllowed ? onFiles : undefined}
+        blocked={uploads.uploading || uploads.failed}
+        hasContent={hasImages}
+        attachButton={
+          uploadsAllowed ? (
+            <UploadButton
+              permissions={permissions}
+              count={uploads.items.length}
+              disabled={inputDisabled}
+              onFiles={onFiles}
+            />
+          ) : undefined
+        }
+        attachments={
+          uploadsAllowed ? (
+            <UploadList
+              items={uploads.items}
+              permissions={permissions}
+              onRemove={uploads.remove}
+              onRetry={uploads.retry}
+            />
+          ) : undefined
+        }
+      />
+    ),
+    [
+      input,
+      onSend,
+      stop,
+      busy,
+      inputDisabled,
+      uploadsAllowed,
+      onFiles,
+      uploads.uploading,
+      uploads.failed,
+      uploads.items,
+      uploads.remove,
+      uploads.retry,
+      hasImages,
+      permissions,
+    ],
+  );
+
   const conversationIdForLinks =
     target.kind === 'conversation' ? target.conversationId : (ask?.conversationId ?? null);
   return (
     <ConversationIdContext.Provider value={conversationIdForLinks}>
       <div className={`cc-chat${preference.widerConversationPage ? '' : ' cc-chat-narrow'}`}>
-        <ConversationHeader
-          title={title}
-          source={source}
-          model={model}
-          pluginIds={pluginIds}
-          leading={leading}
-          actions={
-            <>
-              <AsksLeft user={user} source={source} model={model} />
-              {history && <ExportActions history={history} userMarkdown={preference.renderUserMessageInMd} />}
-            </>
-          }
-        />
+        {header}
         {loading ? (
           <Stack p="md" gap="lg" data-testid="history-loading">
             {[0, 1, 2].map((i) => (
@@ -459,38 +535,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
             </Group>
           )}
           <BudgetWarning user={user} />
-          <ChatInput
-            ref={inputRef}
-            value={input}
-            onChange={setInput}
-            onSend={handleSend}
-            onStop={stop}
-            busy={busy}
-            disabled={inputDisabled}
-            onFiles={uploadsAllowed ? handleFiles : undefined}
-            blocked={uploads.uploading || uploads.failed}
-            hasContent={hasImages}
-            attachButton={
-              uploadsAllowed ? (
-                <UploadButton
-                  permissions={permissions}
-                  count={uploads.items.length}
-                  disabled={inputDisabled}
-                  onFiles={handleFiles}
-                />
-              ) : undefined
-            }
-            attachments={
-              uploadsAllowed ? (
-                <UploadList
-                  items={uploads.items}
-                  permissions={permissions}
-                  onRemove={uploads.remove}
-                  onRetry={uploads.retry}
-                />
-              ) : undefined
-            }
-          />
+          {inputBox}
         </div>
       </div>
     </ConversationIdContext.Provider>

@@ -6,6 +6,8 @@ import type { AskConnection, AskHandlers } from '../../../lib/chat-socket';
 import { useLatest } from '../../../lib/use-latest';
 import { applyClose, applyFrame, startAsk } from '../lib/ask-session';
 import type { AskState } from '../lib/ask-session';
+import { STREAM_RENDER_INTERVAL_MS, createFrameThrottle } from '../lib/frame-throttle';
+import type { FrameThrottle } from '../lib/frame-throttle';
 
 export interface UseAskOptions {
   /**
@@ -17,19 +19,20 @@ export interface UseAskOptions {
 
 /**
  * One question at a time over the chat websocket. Frames are folded into a ref and committed at most once per
- * animation frame, so a fast stream costs one render per frame, not per chunk. The answer belongs to the server:
+ * animation frame and STREAM_RENDER_INTERVAL_MS apart (about 20 renders a second, as chat clients commonly
+ * throttle), so a fast stream costs a few renders a second, not one per chunk. The answer belongs to the server:
  * leaving the page detaches from it, and `resume` picks up the user's answer in flight (after a reload).
  */
 export function useAsk({ onSettled }: UseAskOptions) {
   const [state, setState] = useState<AskState | null>(null);
   const stateRef = useRef<AskState | null>(null);
   const connection = useRef<AskConnection | null>(null);
-  const scheduled = useRef<number | null>(null);
+  const throttle = useRef<FrameThrottle | null>(null);
   const settledRef = useLatest(onSettled);
 
-  const commit = useCallback(() => {
-    scheduled.current = null;
-    setState(stateRef.current);
+  const scheduleCommit = useCallback(() => {
+    throttle.current ??= createFrameThrottle(() => setState(stateRef.current), STREAM_RENDER_INTERVAL_MS);
+    throttle.current.schedule();
   }, []);
 
   const handlers = useCallback(
@@ -38,11 +41,10 @@ export function useAsk({ onSettled }: UseAskOptions) {
         // A resumed answer shows up with its first frame.
         stateRef.current ??= startAsk(null, frame.type === 'append' ? null : (frame.conversation_id ?? null));
         stateRef.current = applyFrame(stateRef.current, frame);
-        scheduled.current ??= requestAnimationFrame(commit);
+        scheduleCommit();
       },
       onClose: (code, reason, byClient) => {
-        if (scheduled.current !== null) cancelAnimationFrame(scheduled.current);
-        scheduled.current = null;
+        throttle.current?.cancel();
         connection.current = null;
         if (!stateRef.current) return; // nothing to resume
         const final = applyClose(stateRef.current, code, reason, byClient);
@@ -51,7 +53,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
         if (code !== CHAT_CLOSE.answerNotFound.code) settledRef.current(final, request);
       },
     }),
-    [commit, settledRef],
+    [scheduleCommit, settledRef],
   );
 
   const ask = useCallback(
@@ -82,7 +84,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
     () => () => {
       connection.current?.detach();
       connection.current = null;
-      if (scheduled.current !== null) cancelAnimationFrame(scheduled.current);
+      throttle.current?.cancel();
     },
     [],
   );
