@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -170,7 +171,20 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   metricsRoutes(app, ctx);
 
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      // Built files have the hash of their content in their name: cached for good. Everything else (index.html,
+      // the client-side routes that serve it) is checked on every visit, so a new version shows at once.
+      cacheControl: false,
+      setHeaders: (reply, file) =>
+        reply.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ),
+    });
   }
   return app;
 }

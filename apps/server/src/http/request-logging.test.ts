@@ -89,6 +89,17 @@ describe('request log lines at INFO', () => {
     expect(output).toEqual([]);
   });
 
+  it('built files (hashed names) are cached for good; the page and its routes are checked every visit', async () => {
+    expect((await app.inject({ url: '/assets/app.js' })).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+    for (const url of ['/', '/conversation?id=1']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
   it('API requests still are, with their outcome', async () => {
     const { res, lines } = await linesOf('/api/user/me');
     expect(res.statusCode).toBe(401);
