@@ -179,11 +179,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       // Built files have the hash of their content in their name: cached for good. Everything else (index.html,
       // the client-side routes that serve it) is checked on every visit, so a new version shows at once.
       cacheControl: false,
-      setHeaders: (reply, file) =>
+      setHeaders: (reply, file) => {
         reply.header(
           'cache-control',
           file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        ),
+        );
+      },
     });
   }
   return app;
