@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     label: { type: 'string' },
     'bytes-asks': { type: 'string', default: '100' },
     'skip-build': { type: 'boolean', default: false },
+    /** Answers streamed at once per upstream server (older versions allow at most 256). */
+    concurrency: { type: 'string', default: '4096' },
   },
 });
 const LEVELS = args.levels.split(',').map(Number);
@@ -114,7 +116,7 @@ writeFileSync(
   [
     'openai_api:',
     `  openai_base_url: "${upstream}/v1"`,
-    '  max_completion_concurrency: 4096',
+    `  max_completion_concurrency: ${Number(args.concurrency)}`,
     '  read_timeout: 120',
     '  custom_api_private_networks: true',
     '',
@@ -163,8 +165,14 @@ const cookies = [];
     `insert into users (username, nickname, email, hashed_password, is_active, is_superuser, is_verified,
        create_time, update_time) values (?, ?, ?, ?, 1, 0, 0, ?, ?)`,
   );
+  // The budget column of this version (older ones: credits).
+  const columns = db
+    .prepare('pragma table_info(user_settings)')
+    .all()
+    .map((c) => c.name);
+  const budget = columns.includes('budget_total') ? 'budget_total' : 'credits';
   const addSettings = db.prepare(
-    'insert into user_settings (user_id, budget_total, openai_web, openai_api, update_time) values (?, -1, ?, ?, ?)',
+    `insert into user_settings (user_id, ${budget}, openai_web, openai_api, update_time) values (?, -1, ?, ?, ?)`,
   );
   const addCounter = db.prepare(
     'insert into quota_counters (user_id, source, model, remaining) values (?, ?, ?, ?)',
