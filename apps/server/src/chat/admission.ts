@@ -7,7 +7,7 @@ import { messageRepository } from '../repositories/message.repository';
 import { markUserActive } from '../services/auth.service';
 import { getConversationFor } from '../services/conversation.service';
 import { assertAskFilesUsable } from '../services/file.service';
-import { getUser } from '../services/user.service';
+import { loadUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
 import { countTokens } from '../sources/tokens';
@@ -103,7 +103,8 @@ export async function admitAsk(
     conversation && request.action === 'variant'
       ? await questionToAnswerAgain(ctx, conversation, request.parent!)
       : null;
-  const loaded = await getUser(ctx, user.id);
+  // The user row came with the session: only the settings and counters are read.
+  const loaded = await loadUserSettings(ctx, user);
   const setting = joinSettings(loaded.setting, loaded.counters);
   const config = ctx.runtime.current();
   const { pluginIds } = adapter.checkRequest({
@@ -124,6 +125,7 @@ export async function admitAsk(
     attachments: request.openai_web_attachments?.length ?? 0,
     images: request.openai_web_multimodal_image_parts?.length ?? 0,
     rules: adapter,
+    budgets: loaded.setting,
   });
   const attachments = request.openai_web_attachments ?? [];
   await assertAskFilesUsable(ctx, user, attachments, request.openai_web_multimodal_image_parts ?? []);

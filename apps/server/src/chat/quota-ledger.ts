@@ -25,6 +25,8 @@ export interface QuotaCheckInput {
   images: number;
   /** The source's own rules: uploads and the cap shared by all users. */
   rules: Pick<SourceAdapter, 'checkUploads' | 'sharedCap'>;
+  /** The user's budgets as just read (the caller has the settings row); read here when not given. */
+  budgets?: BudgetRow;
   now?: Date;
 }
 
@@ -108,12 +110,12 @@ export async function checkQuota(
     setting: input.setting,
     config,
   });
-  await checkBudgets(db, input.userId, now);
+  await checkBudgets(db, input.userId, now, input.budgets);
 }
 
 /** Refuses an ask when a budget is spent (nothing left of it); the exact reservation is checked in `reserve`. */
-async function checkBudgets(db: Executor, userId: number, now: Date): Promise<void> {
-  const row = await userSettingRepository(db).findByUserId(userId);
+async function checkBudgets(db: Executor, userId: number, now: Date, known?: BudgetRow): Promise<void> {
+  const row = known ?? (await userSettingRepository(db).findByUserId(userId));
   if (!row) return;
   const b = budgetRow(row);
   const spent = spentNow(b, now);

@@ -106,6 +106,13 @@ export async function getUser(
   return loaded;
 }
 
+/** A user whose row the caller holds (from the session), with settings and counters; 404 when they are gone. */
+export async function loadUserSettings(ctx: AppContext, row: UserRow): Promise<LoadedUser> {
+  const [loaded] = await loadMany(ctx.dbHandle.db, [row]);
+  if (!loaded) throw fail.userNotExist();
+  return loaded;
+}
+
 /** One page of users with settings and counters (read for that page only) and the number that match. */
 export async function listUsersPage(
   ctx: AppContext,
