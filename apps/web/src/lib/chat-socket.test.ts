@@ -52,6 +52,26 @@ const delta = (append: string): AskResponse => ({
 });
 
 describe('chat socket', () => {
+  it('append frames are passed on and counted for the resume position', () => {
+    const h = harness();
+    openAsk(
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
+      h,
+      h.options,
+    );
+    const first = h.sockets[0]!;
+    first.open();
+    const askId = (first.sent[0] as { ask_id: string }).ask_id;
+    first.frame(delta('a'));
+    first.frame({ type: 'append', text: 'b' });
+    first.frame({ type: 'append', text: 'c' });
+    expect(h.onFrame).toHaveBeenLastCalledWith({ type: 'append', text: 'c' });
+    first.end(1006);
+    h.timers.shift()!();
+    h.sockets[1]!.open();
+    expect(h.sockets[1]!.sent[0]).toEqual({ type: 'resume', ask_id: askId, after: 3 });
+  });
+
   it('a dropped connection resumes after the frames already received, once, and ends once', () => {
     const h = harness();
     openAsk(

@@ -22,7 +22,7 @@ export const RECONNECT_DELAYS_MS = [250, 1000, 2000, 4000, 8000];
 /** A connection that closes without a close frame: it dropped (the server never closes that way). */
 const DROPPED = 1006;
 
-const KNOWN_TYPES = new Set(['queueing', 'waiting', 'message', 'error']);
+const KNOWN_TYPES = new Set(['queueing', 'waiting', 'message', 'append', 'error']);
 
 /** Parses one frame; anything that is not a known AskResponse shape is dropped. */
 export function parseFrame(data: unknown): AskResponse | null {
