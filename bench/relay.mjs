@@ -33,8 +33,12 @@ const { values: args } = parseArgs({
     label: { type: 'string' },
     'bytes-asks': { type: 'string', default: '100' },
     'skip-build': { type: 'boolean', default: false },
+    /** Clients that do not offer permessage-deflate (to see what compression costs the server). */
+    'no-deflate': { type: 'boolean', default: false },
     /** Answers streamed at once per upstream server (older versions allow at most 256). */
     concurrency: { type: 'string', default: '4096' },
+    /** Extra Node options for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+    'server-node-options': { type: 'string', default: '' },
   },
 });
 const LEVELS = args.levels.split(',').map(Number);
@@ -125,23 +129,27 @@ writeFileSync(
 const serverPort = await freePort();
 const metricsToken = randomUUID();
 const secretKey = randomBytes(32).toString('hex');
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    CC_HOST: '127.0.0.1',
-    CC_PORT: String(serverPort),
-    CC_DATA_DIR: dataDir,
-    CC_INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    CC_METRICS_TOKEN: metricsToken,
-    CC_SECRET_KEY: secretKey,
-    CC_LOG_LEVEL: 'WARNING',
-    CC_DATABASE_URL: '',
-    CC_REDIS_URL: '',
+const server = spawn(
+  process.execPath,
+  [...args['server-node-options'].split(' ').filter(Boolean), path.join(root, 'apps/server/dist/main.js')],
+  {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      CC_HOST: '127.0.0.1',
+      CC_PORT: String(serverPort),
+      CC_DATA_DIR: dataDir,
+      CC_INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      CC_METRICS_TOKEN: metricsToken,
+      CC_SECRET_KEY: secretKey,
+      CC_LOG_LEVEL: 'WARNING',
+      CC_DATABASE_URL: '',
+      CC_REDIS_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+);
 children.push(server);
 const base = `http://127.0.0.1:${serverPort}`;
 await waitUntil('the server', async () => (await fetch(`${base}/api/readyz`)).status === 200);
@@ -294,6 +302,8 @@ function relay(cookie, startAt, mode) {
         const began = performance.now();
         const arrivals = new Arrivals();
         let first = NaN;
+        let firstFrame = NaN;
+        let opened = NaN;
         let text = '';
         let openedBytes = 0;
         let settled = false;
@@ -304,9 +314,10 @@ function relay(cookie, startAt, mode) {
         };
         const ws = new WebSocket(`${base.replace('http', 'ws')}/api/chat`, {
           headers: { cookie, origin: base },
-          perMessageDeflate: true,
+          perMessageDeflate: !args['no-deflate'],
         });
         ws.on('open', () => {
+          opened = performance.now() - began;
           openedBytes = ws._socket.bytesRead;
           ws.send(
             JSON.stringify({
@@ -321,10 +332,11 @@ function relay(cookie, startAt, mode) {
         });
         ws.on('message', (data) => {
           const now = performance.now();
+          if (Number.isNaN(firstFrame)) firstFrame = now - began;
           for (const frame of decodeFrames(data.toString('utf8'))) {
             let grown = '';
             if (frame.delta) grown = frame.delta.append ?? '';
-            else if (frame.append !== undefined) grown = frame.append;
+            else if (frame.type === 'append') grown = frame.text;
             else if (frame.message && (frame.message.role ?? frame.message.author?.role) === 'assistant') {
               const content = frame.message.content ?? {};
               const full = content.text ?? (content.parts ?? []).join('');
@@ -345,6 +357,8 @@ function relay(cookie, startAt, mode) {
             finish({
               ok: true,
               ttft: first,
+              opened,
+              firstFrame,
               lateness: arrivals.lateness(),
               wireBytes: wire,
               answerBytes: Buffer.byteLength(text),
@@ -390,6 +404,18 @@ async function level(n, pattern) {
     streams: n,
     pattern,
     ttft_relay_p50_ms: round(quantile(relayTtft, 0.5)),
+    relay_open_p50_ms: round(
+      quantile(
+        good(relays).map((r) => r.opened),
+        0.5,
+      ),
+    ),
+    relay_first_frame_p50_ms: round(
+      quantile(
+        good(relays).map((r) => r.firstFrame),
+        0.5,
+      ),
+    ),
     ttft_direct_p50_ms: round(quantile(directTtft, 0.5)),
     ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
     ttft_relay_p99_ms: round(quantile(relayTtft, 0.99)),
@@ -474,4 +500,10 @@ writeFileSync(
   JSON.stringify(report, null, 2),
 );
 console.log(`saved bench/results/${args.label ? `relay-${args.label}.json` : 'relay.json'}`);
+// A graceful stop, so that a profile the server was asked for is written.
+await new Promise((resolve) => {
+  server.once('exit', resolve);
+  server.kill('SIGTERM');
+  setTimeout(resolve, 15_000).unref();
+});
 process.exit(0);

@@ -42,9 +42,9 @@ const CHAT_DEFLATE = {
   threshold: 0,
   serverMaxWindowBits: 13,
   clientMaxWindowBits: 10,
-  zlibDeflateOptions: { level: 6, memLevel: 4 },
+  zlibDeflateOptions: { level: 1, memLevel: 4 },
   zlibInflateOptions: { chunkSize: 4 * 1024 },
-  concurrencyLimit: 10,
+  concurrencyLimit: 256,
 } as const;
 
 export interface RegisteredRoute {

@@ -19,8 +19,11 @@ export interface AnswerWriteSource {
 
 /** How often the answers streaming here are written: what a client sees is at most about this far ahead. */
 export const ANSWER_WRITE_INTERVAL_MS = 1000;
-/** Between this many answers the batch lets other work run (the transaction stays open). */
-const YIELD_EVERY = 25;
+/**
+ * Answers written per transaction. Between two transactions the batch lets the event loop (and the other queries,
+ * which wait for the connection while a transaction holds it) run.
+ */
+const PER_TRANSACTION = 50;
 
 /** A promise the answers' own flushes wait on, settled when the write commits or fails. */
 function writeOutcome(): { written: Promise<void>; settle: (error?: unknown) => void } {
@@ -40,8 +43,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Writes the changes of every answer streaming in this process together, once a second, in one transaction —
- * instead of a transaction and a conversation update per answer per second. The batch yields to the event loop
- * every few answers, so frames keep flowing while it writes. A batch that fails (one bad row) is not lost: each
+ * instead of a transaction and a conversation update per answer per second: PER_TRANSACTION answers to a
+ * transaction, the event loop and other queries running between two, so frames and new asks never wait for the
+ * whole batch. A batch that fails (one bad row) is not lost: each
  * answer gets its changes back and the next batch writes them.
  */
 export class AnswerWriter {
@@ -94,21 +98,23 @@ export class AnswerWriter {
     }
     const sources = [...this.waiting];
     this.waiting.clear();
+    for (let start = 0; start < sources.length; start += PER_TRANSACTION) {
+      if (start > 0) await nextTurn();
+      await this.group(sources.slice(start, start + PER_TRANSACTION));
+    }
+  }
+
+  /** Writes a group of answers in one transaction; on failure, each on its own. */
+  private async group(sources: AnswerWriteSource[]): Promise<void> {
     const { written, settle } = writeOutcome();
     const writes = sources.flatMap((source) => {
       const write = source.take(written);
       return write ? [write] : [];
     });
-    if (writes.length === 0) {
-      settle();
-      return;
-    }
+    if (writes.length === 0) return settle();
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < writes.length; i++) {
-          await writes[i]!.apply(trx);
-          if ((i + 1) % YIELD_EVERY === 0) await nextTurn();
-        }
+        for (const write of writes) await write.apply(trx);
       });
       settle();
     } catch (err) {
