@@ -107,12 +107,7 @@ test('each kind of change has its entry on the audit page', async ({ page, brows
     password: 'kinds-pass-123',
   })) as { id: number; setting: Record<string, unknown> };
   await api('PATCH', `/api/user/${created.id}`, { remark: 'audited' });
-  const {
-    id: _id,
-    user_id: _user,
-    openai_web_chat_status: _status,
-    ...setting
-  } = other.setting;
+  const { id: _id, user_id: _user, openai_web_chat_status: _status, ...setting } = other.setting;
   await api('PATCH', `/api/user/${other.id}/setting`, setting);
   await api('POST', `/api/user/${other.id}/reset-chat-status`);
 
