@@ -149,7 +149,8 @@ test('each kind of change has its entry on the audit page', async ({ page, brows
   await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `${tag} shared`);
   await send(page, 'A question to share');
   await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
-  const conversationId = /\/conversation\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  await expect(page).toHaveURL(/[?&]id=[0-9a-f-]{36}/);
+  const conversationId = new URL(page.url()).searchParams.get('id')!;
   await api('POST', `/api/conv/${conversationId}/shares`);
   await api('DELETE', `/api/conv/${conversationId}/shares`);
 

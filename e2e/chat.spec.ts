@@ -20,12 +20,17 @@ test('a reload during an answer shows it continuing live, and stop still works',
   const id = currentId(page);
 
   // The upstream sends a few chunks, then pauses: the answer is still running when the page reloads.
+  const answers = page.locator('[data-testid=message-list] article[data-role=assistant]');
+  const answered = await answers.count();
   await send(page, '#fault:stall=4 tell me a long story');
   await expect(page.getByTestId('stop-button')).toBeVisible();
-  await expect(lastRow(page).locator('.cc-markdown, .cc-plain-text').first()).toBeVisible({
-    timeout: 20_000,
-  });
-  const before = (await lastRow(page).innerText()).trim();
+  // The new answer's first chunks are on screen (its own row, not the question's or the last answer's).
+  await expect(answers).toHaveCount(answered + 1, { timeout: 20_000 });
+  const answerRow = answers.nth(answered);
+  const answerText = answerRow.locator('.cc-markdown, .cc-plain-text').first();
+  await expect(answerText).toContainText('You asked', { timeout: 20_000 });
+  // Its text as the page holds it (innerText would add the line breaks of the layout).
+  const before = ((await answerText.textContent()) ?? '').replace(/\s+/g, ' ').trim();
   expect(before.length).toBeGreaterThan(0);
   await page.reload();
 
