@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Divider,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Divider, PasswordInput, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
@@ -20,6 +9,7 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useAcceptInvite } from '../api/accept-invite';
 import { useInvite } from '../api/get-invite';
+import { AuthCard, AuthFrame } from './auth-frame';
 
 type Field = 'username' | 'password' | 'confirm';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -85,79 +75,59 @@ function InvitePage({ token }: { token: string }) {
   const refusal = invite.isError ? 'unknown' : status && !status.usable ? status.refusal : null;
 
   return (
-    <Center mih="100%" py="xl" px="md">
-      <Stack align="center" gap="lg" w="100%">
-        <Title order={1} className="cc-brand-title">
-          Chat Commons
-        </Title>
-        <Text c="dimmed" ta="center">
-          {t('auth.invite.subtitle')}
-        </Text>
-        {refusal ? (
-          <Alert color="red" w={360} maw="100%" role="alert">
-            {t(refusalKey(refusal))}
-          </Alert>
-        ) : (
-          <Paper
-            component="form"
-            withBorder
-            shadow="sm"
-            p="xl"
-            radius="md"
-            w={360}
-            maw="100%"
-            onSubmit={handleSubmit}
-            noValidate
-          >
-            <Stack>
-              {failure && (
-                <Alert color="red" role="alert">
-                  {failure}
-                </Alert>
-              )}
-              <TextInput
-                label={t('auth.username')}
-                autoComplete="username"
-                value={username}
-                onChange={(e) => setUsername(e.currentTarget.value)}
-                error={errors.username}
-                name="username"
-                disabled={!status}
-              />
-              <PasswordInput
-                label={t('auth.password')}
-                description={t('validation.passwordRule')}
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-                error={errors.password}
-                name="password"
-                disabled={!status}
-              />
-              <PasswordInput
-                label={t('auth.invite.confirm')}
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(e) => setConfirm(e.currentTarget.value)}
-                error={errors.confirm}
-                name="confirm"
-                disabled={!status}
-              />
-              <Button type="submit" fullWidth loading={accept.isPending} disabled={!status}>
-                {t('auth.invite.create')}
+    <AuthFrame subtitle={t('auth.invite.subtitle')}>
+      {refusal ? (
+        <Alert color="red" w={360} maw="100%" role="alert">
+          {t(refusalKey(refusal))}
+        </Alert>
+      ) : (
+        <AuthCard onSubmit={handleSubmit}>
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <TextInput
+            label={t('auth.username')}
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.currentTarget.value)}
+            error={errors.username}
+            name="username"
+            disabled={!status}
+          />
+          <PasswordInput
+            label={t('auth.password')}
+            description={t('validation.passwordRule')}
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={errors.password}
+            name="password"
+            disabled={!status}
+          />
+          <PasswordInput
+            label={t('auth.invite.confirm')}
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.currentTarget.value)}
+            error={errors.confirm}
+            name="confirm"
+            disabled={!status}
+          />
+          <Button type="submit" fullWidth loading={accept.isPending} disabled={!status}>
+            {t('auth.invite.create')}
+          </Button>
+          {status?.sso_start_path && (
+            <>
+              <Divider label={t('auth.sso.or')} labelPosition="center" />
+              <Button component="a" href={status.sso_start_path} variant="default" fullWidth>
+                {t('auth.sso.signInWith', { provider: status.sso_label ?? '' })}
               </Button>
-              {status?.sso_start_path && (
-                <>
-                  <Divider label={t('auth.sso.or')} labelPosition="center" />
-                  <Button component="a" href={status.sso_start_path} variant="default" fullWidth>
-                    {t('auth.sso.signInWith', { provider: status.sso_label ?? '' })}
-                  </Button>
-                </>
-              )}
-            </Stack>
-          </Paper>
-        )}
-      </Stack>
-    </Center>
+            </>
+          )}
+        </AuthCard>
+      )}
+    </AuthFrame>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, PasswordInput, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import type { UserRead } from '@cc/contracts';
 import { ApiError } from '../../../lib/api-client';
 import { useLogin } from '../api/login';
 import type { LoginInput } from '../api/login';
+import { AuthCard } from './auth-frame';
 
 interface Props {
   onSuccess: (user: UserRead) => void;
@@ -61,41 +62,29 @@ export function LoginForm({ onSuccess }: Props) {
   };
 
   return (
-    <Paper
-      component="form"
-      withBorder
-      shadow="sm"
-      p="xl"
-      radius="md"
-      w={360}
-      maw="100%"
-      onSubmit={handleSubmit}
-      noValidate
-    >
-      <Stack>
-        <TextInput
-          label={t('auth.username')}
-          placeholder={t('auth.username')}
-          autoComplete="username"
-          value={username}
-          onChange={(e) => setUsername(e.currentTarget.value)}
-          error={errors.username}
-          data-autofocus
-          name="username"
-        />
-        <PasswordInput
-          label={t('auth.password')}
-          placeholder={t('auth.password')}
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={errors.password}
-          name="password"
-        />
-        <Button type="submit" fullWidth loading={mutation.isPending}>
-          {t('auth.login')}
-        </Button>
-      </Stack>
-    </Paper>
+    <AuthCard onSubmit={handleSubmit}>
+      <TextInput
+        label={t('auth.username')}
+        placeholder={t('auth.username')}
+        autoComplete="username"
+        value={username}
+        onChange={(e) => setUsername(e.currentTarget.value)}
+        error={errors.username}
+        data-autofocus
+        name="username"
+      />
+      <PasswordInput
+        label={t('auth.password')}
+        placeholder={t('auth.password')}
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+        error={errors.password}
+        name="password"
+      />
+      <Button type="submit" fullWidth loading={mutation.isPending}>
+        {t('auth.login')}
+      </Button>
+    </AuthCard>
   );
 }

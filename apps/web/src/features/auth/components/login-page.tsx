@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Divider, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import type { UserRead } from '@cc/contracts';
 import { isSafeRedirect, paths } from '../../../config/paths';
 import { useAuthOptions } from '../api/get-auth-options';
 import { LoginForm } from './login-form';
+import { AuthFrame } from './auth-frame';
 
 /** Where to go after logging in: the redirect query when it is a local path, else the user's home. */
 export function postLoginTarget(redirect: string | null, user: Pick<UserRead, 'is_superuser'>): string {
@@ -30,30 +31,22 @@ export function LoginPage() {
   };
 
   return (
-    <Center mih="100%" py="xl" px="md">
-      <Stack align="center" gap="lg" w="100%">
-        <Title order={1} className="cc-brand-title">
-          Chat Commons
-        </Title>
-        <Text c="dimmed" ta="center">
-          {t('auth.subtitle')}
-        </Text>
-        {ssoError && (
-          <Alert color="red" w={360} maw="100%" role="alert">
-            {t(`auth.sso.errors.${SSO_ERRORS.includes(ssoError) ? ssoError : 'failed'}`)}
-          </Alert>
-        )}
-        <LoginForm onSuccess={handleSuccess} />
-        {sso && (
-          <Stack w={360} maw="100%" gap="sm">
-            <Divider label={t('auth.sso.or')} labelPosition="center" />
-            {/* A full-page navigation: the provider's page replaces this one and sends the browser back. */}
-            <Button component="a" href={sso.start_path} variant="default" fullWidth>
-              {t('auth.sso.signInWith', { provider: sso.label })}
-            </Button>
-          </Stack>
-        )}
-      </Stack>
-    </Center>
+    <AuthFrame subtitle={t('auth.subtitle')}>
+      {ssoError && (
+        <Alert color="red" w={360} maw="100%" role="alert">
+          {t(`auth.sso.errors.${SSO_ERRORS.includes(ssoError) ? ssoError : 'failed'}`)}
+        </Alert>
+      )}
+      <LoginForm onSuccess={handleSuccess} />
+      {sso && (
+        <Stack w={360} maw="100%" gap="sm">
+          <Divider label={t('auth.sso.or')} labelPosition="center" />
+          {/* A full-page navigation: the provider's page replaces this one and sends the browser back. */}
+          <Button component="a" href={sso.start_path} variant="default" fullWidth>
+            {t('auth.sso.signInWith', { provider: sso.label })}
+          </Button>
+        </Stack>
+      )}
+    </AuthFrame>
   );
 }
