@@ -279,7 +279,8 @@ for (let run = 0; run < RUNS; run++) {
         this.addEventListener('message', (event) => {
           counter.frames++;
           try {
-            counter.chars += JSON.parse(event.data).delta?.append?.length ?? 0;
+            const frame = JSON.parse(event.data);
+            counter.chars += (frame.type === 'append' ? frame.text : frame.delta?.append)?.length ?? 0;
           } catch {
             // not a JSON frame
           }

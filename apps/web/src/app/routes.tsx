@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import { redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
-import { InviteRoute, LoginPage } from '../features/auth';
+import { LoginPage } from '../features/auth';
 import { getConversation } from '../features/conversations/api/get-conversation';
 import { loadAdminStrings } from '../i18n';
 import { loadMarkdownEngine } from '../lib/markdown/load-engine';
@@ -125,7 +125,9 @@ export function createRoutes(client: QueryClient): RouteObject[] {
         {
           // Public: an invite link opens without logging in.
           path: 'invite/:token',
-          element: <InviteRoute />,
+          // Its own chunk: the form's schema (zod) stays off the first load of /login.
+          lazy: () =>
+            import('../features/auth/components/invite-page').then((m) => ({ Component: m.InviteRoute })),
         },
         {
           path: 'admin',

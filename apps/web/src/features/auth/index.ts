@@ -1,4 +1,3 @@
 export { LoginPage } from './components/login-page';
 export { openProfileModal, openResetPasswordModal } from './open-dialogs';
 export { confirmLogout, performLogout } from './components/logout';
-export { InviteRoute } from './components/invite-page';
