@@ -39,6 +39,9 @@ test('an admin changes a quota, finds it in the audit log with before → after,
   await page.getByRole('textbox', { name: 'Target', exact: true }).fill(USER.username);
   await page.getByRole('combobox', { name: 'Action' }).click();
   await page.getByRole('option', { name: "Changed a user's settings and quotas" }).click();
+  // The filters are applied (the target box waits for typing to pause): one entry under the header row, so the CSV
+  // below is made with the same filters.
+  await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row')).toHaveCount(2);
   const entries = page
     .getByRole('table', { name: 'Audit log' })
     .getByRole('row')
