@@ -13,6 +13,30 @@ test('a wrong password shows the bad-credentials message', async ({ page }) => {
   await expect(page.getByTestId('not-logged-in')).toBeVisible();
 });
 
+test('/login opened directly is a small page of its own; logging in lands in the app, which says so', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/login?redirect=%2Fconversation');
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  // Neither the app's router nor its chat or menu code comes with it.
+  expect(scripts.some((s) => /\/assets\/login-[^/]+\.js$/.test(s))).toBe(true);
+  expect(scripts.filter((s) => /\/(index|header-menus|conversation-route)-/.test(s))).toEqual([]);
+  // The theme menu loads when its button is used.
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.getByRole('menuitem', { name: 'Dark' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/conversation$/);
+  await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Logged in successfully')).toBeVisible();
+});
+
 test('empty fields show the validation messages', async ({ page }) => {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Log in' }).click();

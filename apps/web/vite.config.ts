@@ -15,5 +15,7 @@ export default defineConfig({
     sourcemap: false,
     // The markdown engine (KaTeX, highlight.js) is a lazy chunk of its own; the app shell stays below this.
     chunkSizeWarningLimit: 900,
+    // /login opened directly is a page of its own (login.html): its first load is the login form alone.
+    rollupOptions: { input: { index: 'index.html', login: 'login.html' } },
   },
 });

@@ -186,6 +186,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         );
       },
     });
+    // /login opened directly gets the login page's own small document (the app's /login route is for the redirects
+    // inside the app); an older build without it gets the app.
+    if (existsSync(path.join(webDist, 'login.html'))) {
+      app.get('/login', { config: { access: 'public' } }, (_request, reply) =>
+        reply.header('cache-control', 'no-cache').type('text/html').sendFile('login.html'),
+      );
+    }
   }
   return app;
 }

@@ -147,6 +147,37 @@ describe('envelope and errors', () => {
     }
   });
 
+  it('/login is the login page of its own when the build has one, else the app', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dist = mkdtempSync(path.join(tmpdir(), 'cc-web-'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root">app</div>');
+    const { buildApp } = await import('../app');
+    const appOnly = await buildApp(t.ctx, { webDist: dist });
+    try {
+      expect((await appOnly.inject({ url: '/login' })).body).toContain('app');
+    } finally {
+      await appOnly.close();
+    }
+    writeFileSync(path.join(dist, 'login.html'), '<!doctype html><div id="root">login</div>');
+    const web = await buildApp(t.ctx, { webDist: dist });
+    try {
+      for (const url of ['/login', '/login?redirect=%2Fconversation']) {
+        const page = await web.inject({ url });
+        expect([page.statusCode, page.body, page.headers['cache-control']], url).toEqual([
+          200,
+          expect.stringContaining('login'),
+          'no-cache',
+        ]);
+      }
+      expect((await web.inject({ url: '/conversation' })).body).toContain('app');
+    } finally {
+      await web.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
   it('healthz answers without auth; docs are served', async () => {
     const h = await t.app.inject({ url: '/api/healthz' });
     expect(h.json()).toMatchObject({ code: 200, result: { status: 'ok' } });

@@ -3,7 +3,6 @@ import type { ComponentType } from 'react';
 import { redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
-import { LoginPage } from '../features/auth';
 import { getConversation } from '../features/conversations/api/get-conversation';
 import { loadAdminStrings } from '../i18n';
 import { loadMarkdownEngine } from '../lib/markdown/load-engine';
@@ -14,6 +13,7 @@ import type { Access } from './guards';
 import { RootLayout } from './layout/root-layout';
 import { ErrorPage } from './pages/error-page';
 import { HomePage } from './pages/home-page';
+import { LoginRoute } from './pages/login-route';
 import { RedirectPage } from './pages/redirect-page';
 import { PageLoader } from './pages/page-loader';
 import { RouteError } from './pages/route-error';
@@ -91,7 +91,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
         { path: 'home', element: <HomePage /> },
         {
           path: 'login',
-          element: <LoginPage />,
+          element: <LoginRoute />,
           loader: async ({ request }) => {
             // Back from single sign-on: the server opened the session (HttpOnly cookie); mark it on this side.
             if (new URL(request.url).searchParams.get('sso') === 'done') setLoginFlag();

@@ -1,5 +1,11 @@
-import { InputClearButton, Menu, createTheme } from '@mantine/core';
-import type { CSSVariablesResolver, MantineColorsTuple, PaginationProps } from '@mantine/core';
+import { createTheme } from '@mantine/core';
+import type {
+  CSSVariablesResolver,
+  InputClearButtonProps,
+  MantineColorsTuple,
+  MenuProps,
+  PaginationProps,
+} from '@mantine/core';
 
 /**
  * Palettes whose darker shades are deepened (0–6 stay Mantine's) so text reads at WCAG AA (4.5:1): white on shade 8
@@ -146,12 +152,14 @@ export function createAppTheme(labels: ThemeLabels) {
     components: {
       // CloseButton's props type leaves out the button attributes it passes on, so no `extend` helper here.
       CloseButton: { defaultProps: { 'aria-label': labels.close } },
-      InputClearButton: InputClearButton.extend({ defaultProps: { 'aria-label': labels.clear } }),
+      // Plain objects rather than `Component.extend` (the same, typed): the theme is on every page, and `extend`
+      // would bring the whole component (a menu: its positioning library) into the first page's code.
+      InputClearButton: {
+        defaultProps: { 'aria-label': labels.clear } satisfies Partial<InputClearButtonProps>,
+      },
       // Without the hidden focus placeholder (a role="presentation" child a menu may not hold), an opened menu
       // focuses itself and the arrow keys move to its items.
-      Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
-      // A plain object rather than `Pagination.extend` (the same, typed): the theme is on every page, the
-      // paginated tables are not, and `extend` would bring the whole component into the first page's code.
+      Menu: { defaultProps: { withInitialFocusPlaceholder: false } satisfies Partial<MenuProps> },
       Pagination: {
         defaultProps: {
           getControlProps: (control) => ({ 'aria-label': labels[PAGINATION_CONTROLS[control]] }),

@@ -2,37 +2,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { ERRORS } from '@cc/contracts';
 import type { UserRead } from '@cc/contracts';
-import { apiPaths } from '../config/paths';
-import { ApiError, apiClient } from './api-client';
+import { ApiError } from './api-client';
 import { queryKeys } from './query-keys';
-import { STORAGE_KEYS, readStorage, writeStorage } from './storage';
+import { clearLoginFlag, getMe, hasLoginFlag } from './session-flag';
 
-/** SPEC §9: the client keeps its "logged in" flag for one day (the session cookie itself is HttpOnly). */
-export const LOGIN_FLAG_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-export function setLoginFlag(now = Date.now()): void {
-  writeStorage(STORAGE_KEYS.loginFlag, String(now + LOGIN_FLAG_LIFETIME_MS));
-}
-
-export function clearLoginFlag(): void {
-  writeStorage(STORAGE_KEYS.loginFlag, null);
-}
-
-/** True while a login of the last day has not been logged out; an expired flag is removed. */
-export function hasLoginFlag(now = Date.now()): boolean {
-  const raw = readStorage(STORAGE_KEYS.loginFlag);
-  const expiresAt = raw === null ? NaN : Number(raw);
-  if (!Number.isFinite(expiresAt)) return false;
-  if (expiresAt <= now) {
-    clearLoginFlag();
-    return false;
-  }
-  return true;
-}
-
-export function getMe(options: { noAuthDialog?: boolean } = {}): Promise<UserRead> {
-  return apiClient.get<UserRead>(apiPaths.me, options);
-}
+export { LOGIN_FLAG_LIFETIME_MS, clearLoginFlag, getMe, hasLoginFlag, setLoginFlag } from './session-flag';
 
 export const meQueryOptions = queryOptions({
   queryKey: queryKeys.me,

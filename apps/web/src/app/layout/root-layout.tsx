@@ -1,10 +1,10 @@
 import { AppShell } from '@mantine/core';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { LoginNotice } from '../pages/login-route';
 import { RequestErrorBridge } from '../request-error-bridge';
 import { AppHeader } from './app-header';
-
-export const HEADER_HEIGHT = 56;
+import { HEADER_HEIGHT } from './header-parts';
 
 /**
  * Marks a layout's scroll container: ScrollToTop resets it on every navigation. Layouts that stay mounted across
@@ -30,6 +30,7 @@ export function RootLayout() {
     <AppShell header={{ height: HEADER_HEIGHT }} padding={0}>
       <ScrollToTop />
       <RequestErrorBridge />
+      <LoginNotice />
       <AppShell.Header className="hide-in-print">
         <AppHeader />
       </AppShell.Header>

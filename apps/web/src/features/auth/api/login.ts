@@ -1,9 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { UserRead } from '@cc/contracts';
 import { apiPaths } from '../../../config/paths';
 import { apiClient } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import { getMe, setLoginFlag } from '../../../lib/session';
+import { getMe, setLoginFlag } from '../../../lib/session-flag';
 
 export interface LoginInput {
   username: string;
@@ -20,13 +19,24 @@ export async function login(input: LoginInput): Promise<UserRead> {
   return getMe({ noAuthDialog: true });
 }
 
+/** A login in flight: `pending` while it runs; the callbacks get the user or the failure. */
 export function useLogin() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: login,
-    onSuccess: (user) => {
-      client.clear();
-      client.setQueryData(queryKeys.me, user);
-    },
-  });
+  const [pending, setPending] = useState(false);
+  const run = (
+    input: LoginInput,
+    handlers: { onSuccess: (user: UserRead) => void; onError: (error: unknown) => void },
+  ) => {
+    setPending(true);
+    login(input).then(
+      (user) => {
+        setPending(false);
+        handlers.onSuccess(user);
+      },
+      (error: unknown) => {
+        setPending(false);
+        handlers.onError(error);
+      },
+    );
+  };
+  return { pending, run };
 }

@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { RouterProvider, createMemoryRouter, useSearchParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthOptions, InviteStatus } from '@cc/contracts';
 import { i18n } from '../../../i18n';
@@ -22,12 +22,17 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+function LoginAtRoute() {
+  const [search] = useSearchParams();
+  return <LoginPage search={search} onLoggedIn={() => undefined} />;
+}
+
 function renderAt(url: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
       { path: '/invite/:token', element: <InviteRoute /> },
-      { path: '/login', element: <LoginPage /> },
+      { path: '/login', element: <LoginAtRoute /> },
     ],
     { initialEntries: [url] },
   );

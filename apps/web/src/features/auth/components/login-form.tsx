@@ -28,10 +28,10 @@ export function LoginForm({ onSuccess }: Props) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const mutation = useLogin();
+  const login = useLogin();
 
   const submit = (schema: Awaited<ReturnType<typeof loadLoginSchema>>, input: LoginInput) => {
-    if (mutation.isPending) return;
+    if (login.pending) return;
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
       const next: FieldErrors = {};
@@ -43,7 +43,7 @@ export function LoginForm({ onSuccess }: Props) {
       return;
     }
     setErrors({});
-    mutation.mutate(
+    login.run(
       { username: parsed.data.username, password: parsed.data.password },
       {
         onSuccess,
@@ -56,7 +56,7 @@ export function LoginForm({ onSuccess }: Props) {
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (mutation.isPending) return;
+    if (login.pending) return;
     const input = { username: username.trim(), password };
     void loadLoginSchema().then((schema) => submit(schema, input));
   };
@@ -82,7 +82,7 @@ export function LoginForm({ onSuccess }: Props) {
         error={errors.password}
         name="password"
       />
-      <Button type="submit" fullWidth loading={mutation.isPending}>
+      <Button type="submit" fullWidth loading={login.pending}>
         {t('auth.login')}
       </Button>
     </AuthCard>

@@ -1,7 +1,5 @@
 import { Alert, Button, Divider, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
 import type { UserRead } from '@cc/contracts';
 import { isSafeRedirect, paths } from '../../../config/paths';
 import { useAuthOptions } from '../api/get-auth-options';
@@ -17,18 +15,21 @@ export function postLoginTarget(redirect: string | null, user: Pick<UserRead, 'i
 /** The reasons the server gives when single sign-on did not work (`?sso_error=`). */
 const SSO_ERRORS = ['unavailable', 'refused', 'failed', 'invite'];
 
-export function LoginPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const options = useAuthOptions();
-  const sso = options.data?.sso ?? null;
-  const ssoError = params.get('sso_error');
+interface Props {
+  /** The page's query (`redirect`, `sso_error`). */
+  search: URLSearchParams;
+  /** Logged in: go to `target`. */
+  onLoggedIn: (user: UserRead, target: string) => void;
+}
 
-  const handleSuccess = (user: UserRead) => {
-    notifications.show({ color: 'green', message: t('auth.loginSuccess'), autoClose: 3000 });
-    void navigate(postLoginTarget(params.get('redirect'), user), { replace: true });
-  };
+/**
+ * The login page's content. It needs neither the router nor the query cache: the app shows it at /login after a
+ * client-side redirect, and /login opened directly is a small page of its own (login-main.tsx) around it.
+ */
+export function LoginPage({ search, onLoggedIn }: Props) {
+  const { t } = useTranslation();
+  const sso = useAuthOptions()?.sso ?? null;
+  const ssoError = search.get('sso_error');
 
   return (
     <AuthFrame subtitle={t('auth.subtitle')}>
@@ -37,7 +38,7 @@ export function LoginPage() {
           {t(`auth.sso.errors.${SSO_ERRORS.includes(ssoError) ? ssoError : 'failed'}`)}
         </Alert>
       )}
-      <LoginForm onSuccess={handleSuccess} />
+      <LoginForm onSuccess={(user) => onLoggedIn(user, postLoginTarget(search.get('redirect'), user))} />
       {sso && (
         <Stack w={360} maw="100%" gap="sm">
           <Divider label={t('auth.sso.or')} labelPosition="center" />

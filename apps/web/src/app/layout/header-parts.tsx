@@ -1,0 +1,94 @@
+import { ActionIcon, Badge, Group, Text, useComputedColorScheme } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { ComponentPropsWithRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ChatIcon, LanguageIcon, MoonIcon, SunIcon } from '../../components/icons';
+
+/*
+ * The parts of the SPEC §1 header that need neither the router nor the session: the full app's header and the
+ * login page's own (a page of its own, so that its first load stays small) are made of them.
+ */
+
+/** Height of the header bar, px. */
+export const HEADER_HEIGHT = 56;
+
+export const APP_VERSION = 'v1.0.1';
+
+type TriggerProps = ComponentPropsWithRef<'button'> & { compact: boolean };
+
+/** The theme button: a sun or a moon, as the page shows now (the menu's target, or a stand-in until it loads). */
+export function ThemeTrigger({ compact, ...props }: TriggerProps) {
+  const { t } = useTranslation();
+  const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  return (
+    <ActionIcon
+      variant="default"
+      size={compact ? 'md' : 'lg'}
+      aria-label={t('header.theme')}
+      data-testid="theme-toggle"
+      {...props}
+    >
+      {computed === 'dark' ? <MoonIcon /> : <SunIcon />}
+    </ActionIcon>
+  );
+}
+
+export function LanguageTrigger({ compact, ...props }: TriggerProps) {
+  const { t } = useTranslation();
+  return (
+    <ActionIcon
+      variant="default"
+      size={compact ? 'md' : 'lg'}
+      aria-label={t('header.language')}
+      data-testid="language-menu"
+      {...props}
+    >
+      <LanguageIcon />
+    </ActionIcon>
+  );
+}
+
+/** Below Mantine's `xs` breakpoint (36em): a phone. */
+export const PHONE_QUERY = '(max-width: 35.99em)';
+
+/** Whether the window is phone-wide (read at once: no second render). */
+export function useCompactHeader(): boolean {
+  return useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+}
+
+/** The logo and product name (the caller wraps them in its link to the root). */
+export function Brand({ compact }: { compact: boolean }) {
+  return (
+    <Group gap={compact ? 4 : 8} wrap="nowrap">
+      <span className="cc-logo" aria-hidden="true">
+        <ChatIcon size={18} />
+      </span>
+      <Text fw={700} size={compact ? 'sm' : 'lg'} style={{ whiteSpace: 'nowrap' }} data-testid="app-name">
+        Chat Commons
+      </Text>
+    </Group>
+  );
+}
+
+export function VersionBadge({ compact }: { compact: boolean }) {
+  return (
+    <Badge variant="light" color="teal" tt="none" size={compact ? 'xs' : 'md'} data-testid="app-version">
+      {APP_VERSION}
+    </Badge>
+  );
+}
+
+/** Said where the user menu would be when nobody is logged in. */
+export function NotLoggedIn({ compact }: { compact: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Text
+      size={compact ? 'xs' : 'sm'}
+      c="dimmed"
+      style={{ whiteSpace: 'nowrap' }}
+      data-testid="not-logged-in"
+    >
+      {t('header.notLoggedIn')}
+    </Text>
+  );
+}
