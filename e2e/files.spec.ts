@@ -1,35 +1,14 @@
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
-import { lastRow, login, send, startConversation, useEnglish } from './helpers';
-
-/** A 2×2 red PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function image(name: string) {
-  return { name, mimeType: 'image/png', buffer: PNG };
-}
-
-type Strategy = 'server_upload_only' | 'browser_upload_only' | 'browser_upload_when_file_size_exceed';
-
-/** Sets the web source's upload strategy through the admin config API (the logged-in admin's session). */
-async function setUploadStrategy(page: Page, strategy: Strategy): Promise<void> {
-  const read = await page.request.get('/api/system/config');
-  expect(read.ok()).toBe(true);
-  const config = (await read.json()).result;
-  const saved = await page.request.put('/api/system/config', {
-    data: { ...config, openai_web: { ...config.openai_web, file_upload_strategy: strategy } },
-  });
-  expect(saved.ok(), await saved.text()).toBe(true);
-}
-
-async function attach(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByTestId('upload-button').click();
-  await (await chooser).setFiles(files);
-}
+import {
+  attach,
+  image,
+  lastRow,
+  login,
+  send,
+  setUploadStrategy,
+  startConversation,
+  useEnglish,
+} from './helpers';
 
 const GPT4 = /^GPT-4(?!\s*\()/;
 

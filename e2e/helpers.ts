@@ -90,3 +90,35 @@ export async function loginAs(page: Page, user: { username: string; password: st
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
 }
+
+/** A 2×2 red PNG. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A file for a file chooser: the PNG above under a name. */
+export function image(name: string) {
+  return { name, mimeType: 'image/png', buffer: PNG };
+}
+
+export type UploadStrategy =
+  'server_upload_only' | 'browser_upload_only' | 'browser_upload_when_file_size_exceed';
+
+/** Sets the web source's upload strategy through the admin config API (the logged-in admin's session). */
+export async function setUploadStrategy(page: Page, strategy: UploadStrategy): Promise<void> {
+  const read = await page.request.get('/api/system/config');
+  expect(read.ok()).toBe(true);
+  const config = (await read.json()).result;
+  const saved = await page.request.put('/api/system/config', {
+    data: { ...config, openai_web: { ...config.openai_web, file_upload_strategy: strategy } },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+}
+
+/** Attaches files to the question through the upload button's file chooser. */
+export async function attach(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('upload-button').click();
+  await (await chooser).setFiles(files);
+}

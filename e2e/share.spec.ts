@@ -1,7 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { lastRow, login, send, startConversation, useEnglish } from './helpers';
+import {
+  attach,
+  image,
+  lastRow,
+  login,
+  send,
+  setUploadStrategy,
+  startConversation,
+  useEnglish,
+} from './helpers';
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -55,6 +64,79 @@ test('a share link opens logged out with the messages only, and shows the 404 pa
     await expect(shared.getByTestId('error-status')).toHaveText('404');
   } finally {
     await visitor.close();
+  }
+});
+
+test('a shared question shows its uploaded image and attachment to a logged-out visitor, through the link', async ({
+  page,
+  browser,
+}) => {
+  // The server relay works without the upload host allowing this origin (as in files.spec.ts).
+  await setUploadStrategy(page, 'server_upload_only');
+  try {
+    const title = `E2E share files ${Date.now() % 100000}`;
+    await startConversation(page, 'OpenAI Web', /^GPT-4(?!\s*\()/, title);
+    await attach(page, [
+      image('dot.png'),
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes to share.\n') },
+    ]);
+    const items = page.getByTestId('upload-item');
+    await expect(items).toHaveCount(2);
+    for (const item of await items.all()) await expect(item).toHaveAttribute('data-status', 'done');
+    await send(page, 'What is in this picture?');
+    await expect(lastRow(page)).toContainText('I received', { timeout: 20_000 });
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+
+    await openItemMenu(page, title);
+    await page.getByTestId('share-item').click();
+    await page.getByTestId('share-create').click();
+    const url = await page.getByTestId('share-url').inputValue();
+    const token = url.split('/share/')[1]!;
+
+    const visitor = await browser.newContext({ locale: 'en-US' });
+    try {
+      const shared = await visitor.newPage();
+      const ownerFileRequests: string[] = [];
+      shared.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/api/files')) ownerFileRequests.push(r.url());
+      });
+      await shared.addInitScript(() => localStorage.setItem('language', 'en-US'));
+      await shared.goto(url);
+      const question = shared.locator('[data-testid=message-list] article[data-role=user]').first();
+      await expect(question).toContainText('What is in this picture?');
+
+      const thumbnail = question.getByTestId('message-image');
+      await expect(thumbnail).toBeVisible();
+      expect(await thumbnail.getAttribute('src')).toMatch(
+        new RegExp(`^/api/share/${token}/files/file[-_][\\w-]+$`),
+      );
+      await expect
+        .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBe(2);
+
+      const chip = question.getByTestId('attachment-chip');
+      await expect(chip).toHaveCount(1);
+      await expect(chip).toContainText('notes.txt');
+      const href = (await chip.getAttribute('href'))!;
+      expect(href).toMatch(new RegExp(`^/api/share/${token}/files/file[-_][\\w-]+$`));
+      const download = await shared.request.get(href);
+      expect(download.status()).toBe(200);
+      expect(await download.text()).toBe('Notes to share.\n');
+      expect(ownerFileRequests).toEqual([]);
+      // The owner's file route stays closed to the visitor.
+      const fileId = href.split('/').pop()!;
+      const owners = await shared.request.get(`/api/files/openai-web/${fileId}/content`);
+      expect(owners.status()).toBe(401);
+
+      // Revoking the link closes its files too.
+      await page.getByTestId('share-revoke').click();
+      await expect(page.getByTestId('share-row')).toContainText('Revoked');
+      expect((await shared.request.get(href)).status()).toBe(404);
+    } finally {
+      await visitor.close();
+    }
+  } finally {
+    await setUploadStrategy(page, 'browser_upload_only');
   }
 });
 

@@ -21,10 +21,16 @@ export type ShareCreated = z.infer<typeof ShareCreated>;
 export const ShareIdParams = z.object({ share_id: z.coerce.number().int().min(1) });
 /** Tokens are 32 base64url characters (24 random bytes); anything else cannot be one. */
 export const ShareTokenParams = z.object({ token: z.string().min(1).max(128) });
+/**
+ * `GET /api/share/{token}/files/{file_id}` (public): a file the shared conversation shows. The id is checked
+ * against the snapshot, not its shape, so a malformed one is as unknown as any other (404, never 422).
+ */
+export const ShareFileParams = ShareTokenParams.extend({ file_id: z.string().min(1).max(256) });
 
 /**
  * `GET /api/share/{token}` (public): the conversation as it was when the link was made. Only the messages of the
- * path shown then, in order; no owner, no ids of the conversation, no uploads.
+ * path shown then, in order; no owner, no ids of the conversation. Files it shows (image pointers, attachment ids)
+ * load through `/api/share/{token}/files/{file_id}`.
  */
 export const SharedConversation = z.object({
   title: z.string().nullable(),

@@ -68,6 +68,7 @@ let t: TestApp;
 let cookies: Record<Exclude<Actor, 'anonymous'>, string>;
 let ids: Ids;
 let seq = 0;
+let baseUrl: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -79,6 +80,7 @@ beforeAll(async () => {
     superuser: await t.login(ADMIN.username, ADMIN.password),
   };
   const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  baseUrl = url;
   const r = await ask(
     url,
     { source: 'openai_web', model: 'gpt_4', new_conversation: true, text_content: 'matrix' },
@@ -131,6 +133,7 @@ const FILE_PARAMS: Record<string, string> = {
   task: ':name',
   share: ':share_id',
   shareToken: ':token',
+  fileShareToken: ':token',
   invite: ':invite_id',
   inviteToken: ':token',
 };
@@ -177,6 +180,26 @@ async function ownerShare(): Promise<void> {
   const share = await createShare(t.ctx, await ownerRow(), row);
   fileIds.share = String(share.id);
   fileIds.shareToken = share.token;
+}
+
+/** A share link of an owner's web conversation whose question has `{webFile}` attached (made once). */
+async function ownerSharedFile(): Promise<void> {
+  if (fileIds.fileShareToken) return;
+  const webFile = (fileIds.webFile ??= await ownerWebFile());
+  const r = await ask(
+    baseUrl,
+    {
+      source: 'openai_web',
+      model: 'gpt_4',
+      new_conversation: true,
+      text_content: 'shared file',
+      openai_web_attachments: [{ id: webFile, name: 'm.txt', size: 11 }],
+    },
+    { cookie: cookies.owner },
+  );
+  const conversationId = r.frames.flatMap((f) => (f.type === 'message' ? [f.conversation_id] : []))[0]!;
+  const row = (await conversationRepository(t.ctx.dbHandle.db).findByUuid(conversationId))!;
+  fileIds.fileShareToken = (await createShare(t.ctx, await ownerRow(), row)).token;
 }
 
 /** A fresh unlimited invite link (each call a new one). */
@@ -354,6 +377,12 @@ const cases = (): Case[] => [
     method: 'GET',
     url: '/api/share/{shareToken}',
     before: ownerShare,
+    expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
+  },
+  {
+    method: 'GET',
+    url: '/api/share/{fileShareToken}/files/{webFile}',
+    before: ownerSharedFile,
     expect: { anonymous: 200, owner: 200, other: 200, superuser: 200 },
   },
   { method: 'GET', url: '/api/conv/{conv}/export?format=md', expect: OWNER_ONLY },

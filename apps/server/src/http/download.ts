@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
-/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
-export function contentDisposition(fileName: string): string {
+/** `attachment` (or `inline`) with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
+export function contentDisposition(fileName: string, type: 'attachment' | 'inline' = 'attachment'): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'file';
   const exact = encodeURIComponent(fileName).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
 
 export interface Download {
@@ -18,16 +18,23 @@ export interface Download {
   fileName: string;
 }
 
+export interface DownloadOptions {
+  /** `inline` for a file a page shows (images); default `attachment`. */
+  disposition?: 'attachment' | 'inline';
+  /** Default `private, no-store`; never a value that lets shared caches keep the bytes. */
+  cacheControl?: `private, ${string}`;
+}
+
 /**
- * Sends file bytes: always as an attachment with its original name, never sniffed, never cached by shared
+ * Sends file bytes: by default as an attachment with its original name, never sniffed, never cached by shared
  * caches. The type is one the caller vetted (images as themselves, everything else as opaque bytes).
  */
-export function sendDownload(reply: FastifyReply, d: Download): FastifyReply {
+export function sendDownload(reply: FastifyReply, d: Download, options: DownloadOptions = {}): FastifyReply {
   reply
     .header('content-type', d.contentType)
-    .header('content-disposition', contentDisposition(d.fileName))
+    .header('content-disposition', contentDisposition(d.fileName, options.disposition))
     .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'private, no-store');
+    .header('cache-control', options.cacheControl ?? 'private, no-store');
   if (d.size !== null) reply.header('content-length', String(d.size));
   return reply.send(d.body instanceof Readable ? d.body : Readable.from(d.body));
 }

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MAX_BYTES, messageText } from '@cc/contracts';
-import type { ConversationHistory } from '@cc/contracts';
+import type { ChatMessage, ConversationHistory, UploadedFileInfo } from '@cc/contracts';
+import { joinSettings } from '../presenters/user.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
-import { createUser } from '../services/user.service';
+import { createUser, updateUserSettings } from '../services/user.service';
+import { ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
+import { multipartFile, pngBytes } from '../test/upload';
 
 let t: TestApp;
 let admin: string;
@@ -210,6 +213,178 @@ describe('share links', () => {
   });
 });
 
+describe('files of a shared conversation', () => {
+  let baseUrl: string;
+  let sharer: { id: number; cookie: string };
+
+  beforeAll(async () => {
+    baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const current = t.ctx.runtime.current();
+    await t.ctx.runtime.save({
+      ...current,
+      openai_web: { ...current.openai_web, file_upload_strategy: 'server_upload_only' },
+    });
+    sharer = await webUser();
+  });
+
+  /** A user who may ask the web source with files, without rate limits in the way. */
+  async function webUser(): Promise<{ id: number; cookie: string }> {
+    const u = await t.createUser();
+    const settings = joinSettings(u.setting, u.counters);
+    settings.openai_web.rate_limits = [];
+    await updateUserSettings(t.ctx, u.row.id, settings);
+    return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
+  }
+
+  /** Uploads bytes to the server and on to the upstream (the emulator's web backend); the upstream file id. */
+  async function webFile(cookie: string, data: Buffer, filename: string, contentType: string) {
+    const form = multipartFile(data, { filename, contentType });
+    const stored = await t.app.inject({
+      method: 'POST',
+      url: '/api/files/local/upload',
+      headers: { ...form.headers, cookie },
+      payload: form.payload,
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+    const id = (stored.json().result as UploadedFileInfo).id;
+    const relayed = await as(cookie, 'POST', `/api/files/local/upload-to-openai-web/${id}`);
+    expect(relayed.statusCode, relayed.body).toBe(200);
+    return (relayed.json().result as UploadedFileInfo).openai_web_info!.file_id!;
+  }
+
+  const fileUrl = (token: string, fileId: string) => `/api/share/${token}/files/${fileId}`;
+
+  it('serves the image and attachment the snapshot shows to anyone with the link, and nothing else', async () => {
+    const png = pngBytes(37, 21);
+    const notes = Buffer.from('meeting notes');
+    const imageId = await webFile(sharer.cookie, png, 'cat.png', 'image/png');
+    const docId = await webFile(sharer.cookie, notes, 'notes.txt', 'text/plain');
+    // The sharer's own upload, never sent in this conversation.
+    const unsharedId = await webFile(sharer.cookie, pngBytes(2, 2), 'private.png', 'image/png');
+    const r = await ask(
+      baseUrl,
+      {
+        source: 'openai_web',
+        model: 'gpt_4',
+        new_conversation: true,
+        text_content: 'What do these show?',
+        openai_web_attachments: [
+          { id: docId, name: 'notes.txt', size: notes.length, mime_type: 'text/plain' },
+          { id: imageId, name: 'cat.png', size: png.length, mime_type: 'image/png', width: 37, height: 21 },
+        ],
+        openai_web_multimodal_image_parts: [
+          { asset_pointer: `file-service://${imageId}`, size_bytes: png.length, width: 37, height: 21 },
+        ],
+      },
+      { cookie: sharer.cookie },
+    );
+    expect([r.code, r.reason]).toEqual([1000, 'tips.finished']);
+    const conversationId = r.frames.flatMap((f) => (f.type === 'message' ? [f.conversation_id] : []))[0]!;
+    const res = await as(sharer.cookie, 'POST', `/api/conv/${conversationId}/shares`);
+    expect(res.statusCode, res.body).toBe(201);
+    const link = res.json().result as { id: number; token: string };
+
+    // The view names the attachments with the ids its page loads them by.
+    const question = (
+      (await as(null, 'GET', `/api/share/${link.token}`)).json().result.messages as ChatMessage[]
+    ).find((m) => m.role === 'user')!;
+    expect(question.metadata).toMatchObject({
+      attachments: [
+        { id: docId, name: 'notes.txt', size: notes.length },
+        { id: imageId, name: 'cat.png', size: png.length },
+      ],
+    });
+
+    const emulator = t.ctx.demo!.emulator;
+    const before = emulator.requests.length;
+    const image = await as(null, 'GET', fileUrl(link.token, imageId));
+    expect(image.statusCode, image.body).toBe(200);
+    expect(image.rawPayload.equals(png)).toBe(true);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['content-disposition']).toMatch(/^inline; filename="cat\.png"/);
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
+    expect(image.headers['cache-control']).toBe('private, max-age=300');
+    // Fetched through the upstream's download protocol; the blob host gets no credentials.
+    const sent = emulator.requests.slice(before);
+    expect(sent.some((x) => x.method === 'GET' && x.path === `/backend-api/files/${imageId}/download`)).toBe(
+      true,
+    );
+    expect(sent.find((x) => x.path === `/blob/${imageId}`)?.hadAuthorization).toBe(false);
+
+    const doc = await as(null, 'GET', fileUrl(link.token, docId));
+    expect(doc.statusCode, doc.body).toBe(200);
+    expect(doc.body).toBe('meeting notes');
+    expect(doc.headers['content-type']).toBe('application/octet-stream');
+    expect(doc.headers['content-disposition']).toMatch(/^attachment; filename="notes\.txt"/);
+
+    // Everything else is the same bare 404 as an unknown token: nobody learns whether a file exists.
+    const unknownToken = await as(null, 'GET', fileUrl('C'.repeat(32), imageId));
+    expect(unknownToken.statusCode).toBe(404);
+    expect(unknownToken.json()).toEqual({ code: 404, message: 'errors.notFound', result: null });
+    for (const fileId of [
+      unsharedId,
+      'file-doesnotexist',
+      '..%2F..%2Fetc',
+      'not-a-file-id',
+      conversationId,
+    ]) {
+      const refused = await as(null, 'GET', fileUrl(link.token, fileId));
+      expect([refused.statusCode, refused.json()], fileId).toEqual([404, unknownToken.json()]);
+    }
+    // Its owner's session changes nothing on the public route.
+    const ownSession = await as(sharer.cookie, 'GET', fileUrl(link.token, unsharedId));
+    expect([ownSession.statusCode, ownSession.json()]).toEqual([404, unknownToken.json()]);
+
+    expect((await as(sharer.cookie, 'DELETE', `/api/conv/shares/${link.id}`)).statusCode).toBe(200);
+    for (const fileId of [imageId, docId]) {
+      const revoked = await as(null, 'GET', fileUrl(link.token, fileId));
+      expect([revoked.statusCode, revoked.json()]).toEqual([404, unknownToken.json()]);
+    }
+  });
+
+  it('serves no file its sharer may not open, even one the snapshot names', async () => {
+    const stranger = await webUser();
+    const foreignId = await webFile(stranger.cookie, pngBytes(4, 4), 'theirs.png', 'image/png');
+    const ownId = await webFile(sharer.cookie, pngBytes(5, 5), 'mine.png', 'image/png');
+    const conv = await seedConversation(sharer.id, 'Pointing elsewhere');
+    const res = await as(sharer.cookie, 'POST', `/api/conv/${conv.id}/shares`);
+    const link = res.json().result as { id: number; token: string };
+    // A snapshot that names both files (as a tampered or stale record would).
+    const message: ChatMessage = {
+      id: 'm1',
+      source: 'openai_web',
+      role: 'user',
+      parent: null,
+      children: [],
+      content: {
+        content_type: 'multimodal_text',
+        parts: [
+          { asset_pointer: `file-service://${ownId}` },
+          { asset_pointer: `file-service://${foreignId}` },
+        ],
+      },
+    };
+    await t.ctx.dbHandle.db
+      .updateTable('shares')
+      .set({
+        snapshot: JSON.stringify({
+          title: 'x',
+          source: 'openai_web',
+          current_model: null,
+          messages: [message],
+        }),
+      })
+      .where('id', '=', link.id)
+      .execute();
+    expect((await as(null, 'GET', fileUrl(link.token, ownId))).statusCode).toBe(200);
+    const foreign = await as(null, 'GET', fileUrl(link.token, foreignId));
+    expect([foreign.statusCode, foreign.json()]).toEqual([
+      404,
+      { code: 404, message: 'errors.notFound', result: null },
+    ]);
+  });
+});
+
 describe('share link guessing', () => {
   it('is rate-limited per address like other public routes', async () => {
     let status = 0;
@@ -220,6 +395,17 @@ describe('share link guessing', () => {
     }
     expect(status).toBe(429);
     expect(tries).toBeLessThanOrEqual(61);
+  });
+
+  it('limits the files of shared conversations per address too', async () => {
+    let status = 0;
+    let tries = 0;
+    while (status !== 429 && tries < 130) {
+      tries += 1;
+      status = (await as(null, 'GET', `/api/share/${'B'.repeat(32)}/files/file-x`)).statusCode;
+    }
+    expect(status).toBe(429);
+    expect(tries).toBeLessThanOrEqual(121);
   });
 });
 

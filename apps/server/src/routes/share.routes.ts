@@ -8,6 +8,7 @@ import {
   ExportQuery,
   IMPORT_MAX_BYTES,
   ShareCreated,
+  ShareFileParams,
   ShareIdParams,
   ShareRead,
   ShareTokenParams,
@@ -17,7 +18,7 @@ import {
 import type { AppContext } from '../app-context';
 import { auditActor } from '../http/audit-actor';
 import { currentUser } from '../http/auth';
-import { contentDisposition } from '../http/download';
+import { contentDisposition, sendDownload } from '../http/download';
 import { ok } from '../http/envelope';
 import { getConversationFor, getHistory } from '../services/conversation.service';
 import {
@@ -30,6 +31,7 @@ import {
 import {
   createShare,
   listOwnShares,
+  openSharedFile,
   revokeConversationShares,
   revokeShare,
   viewShare,
@@ -86,6 +88,24 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
       return ok(await viewShare(ctx, request.params.token));
+    },
+  );
+
+  r.get(
+    '/api/share/:token/files/:file_id',
+    {
+      // A page shows several images at once: a larger budget than the view itself, still per address.
+      config: { access: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } },
+      schema: { tags, params: ShareFileParams },
+    },
+    async (request, reply) => {
+      const file = await openSharedFile(ctx, request.params.token, request.params.file_id);
+      reply.header('referrer-policy', 'no-referrer');
+      // Images show on the page; anything else is saved. Kept briefly by the visitor's browser only.
+      return sendDownload(reply, file, {
+        disposition: file.contentType.startsWith('image/') ? 'inline' : 'attachment',
+        cacheControl: 'private, max-age=300',
+      });
     },
   );
 

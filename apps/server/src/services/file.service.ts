@@ -342,7 +342,20 @@ async function relayDownload(
   };
 }
 
-/** The bytes of an upstream file, through the server (the browser never needs the upstream's hosts). */
+/**
+ * The bytes of an upstream file, through the server (the browser never needs the upstream's hosts). No access
+ * check: callers decide who may see the file first (`openaiWebFileContent`, share links).
+ */
+export async function relayOpenaiWebFile(
+  ctx: AppContext,
+  fileId: string,
+  signal?: AbortSignal,
+): Promise<RelayedDownload> {
+  const { url, fileName } = await upstreamDownloadUrl(ctx, fileId);
+  return relayDownload(ctx, url, sanitizeFilename(fileName ?? fileId), null, signal);
+}
+
+/** The bytes of an upstream file the actor may see. */
 export async function openaiWebFileContent(
   ctx: AppContext,
   actor: UserRow,
@@ -350,8 +363,7 @@ export async function openaiWebFileContent(
   signal?: AbortSignal,
 ): Promise<RelayedDownload> {
   await assertOpenaiFileAccess(ctx, actor, fileId);
-  const { url, fileName } = await upstreamDownloadUrl(ctx, fileId);
-  return relayDownload(ctx, url, sanitizeFilename(fileName ?? fileId), null, signal);
+  return relayOpenaiWebFile(ctx, fileId, signal);
 }
 
 /** The bytes behind an upstream download URL (code-interpreter sandbox files). */

@@ -6,15 +6,20 @@ import type {
   ShareRead,
   SharedConversation,
 } from '@cc/contracts';
+import { OpenaiWebFileId } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, ShareRow, UserRow } from '../db/schema';
-import { fail } from '../errors/app-error';
+import { fail, isAppError } from '../errors/app-error';
 import { conversationRepository } from '../repositories/conversation.repository';
 import type { Executor } from '../repositories/executor';
 import { shareRepository } from '../repositories/share.repository';
+import { userRepository } from '../repositories/user.repository';
+import { UpstreamError } from '../sources/errors';
 import { recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
 import { getHistory } from './conversation.service';
+import { assertOpenaiFileAccess, relayOpenaiWebFile } from './file.service';
+import type { RelayedDownload } from './file.service';
 
 /** Random bytes in a link's token: 192 bits, 32 base64url characters. */
 const TOKEN_BYTES = 24;
@@ -40,16 +45,45 @@ export function currentPath(history: Pick<ConversationHistory, 'mapping' | 'curr
 }
 
 /**
- * A message as others may see it: system messages (instructions) are left out, and uploads are named but not
- * pointed at (attachment ids dropped). Children are limited to the path, so other versions stay private.
+ * A message as others may see it: system messages (instructions) are left out, and attachments keep only their
+ * name, size and id (the id is how the link's page downloads it). Children are limited to the path, so other
+ * versions stay private.
  */
 function publicMessage(message: ChatMessage, next: string | undefined): ChatMessage {
   const children = next ? [next] : [];
   if (message.source === 'openai_web' && message.metadata?.attachments) {
-    const attachments = message.metadata.attachments.map((a) => ({ name: a.name, id: '', size: a.size }));
+    const attachments = message.metadata.attachments.map((a) => ({ name: a.name, id: a.id, size: a.size }));
     return { ...message, children, metadata: { ...message.metadata, attachments } };
   }
   return { ...message, children };
+}
+
+const POINTER = /^[a-z][a-z0-9+.-]*:\/\/(.+)$/i;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The upstream files a shared snapshot shows, from its structured data only: image parts (`asset_pointer`),
+ * code-interpreter images (`aggregate_result` `image_url`) and attachment ids. Text never counts.
+ */
+export function sharedFileIds(messages: ChatMessage[]): Set<string> {
+  const ids = new Set<string>();
+  const add = (value: unknown, pointer: boolean) => {
+    if (typeof value !== 'string') return;
+    const id = pointer ? POINTER.exec(value)?.[1] : value;
+    if (id && OpenaiWebFileId.safeParse(id).success) ids.add(id);
+  };
+  for (const m of messages) {
+    if (m.source !== 'openai_web') continue;
+    if (m.content?.content_type === 'multimodal_text')
+      for (const part of m.content.parts as unknown[]) if (isRecord(part)) add(part.asset_pointer, true);
+    for (const a of m.metadata?.attachments ?? []) add(a.id, false);
+    const aggregate = m.metadata?.aggregate_result;
+    const outputs = isRecord(aggregate) && Array.isArray(aggregate.messages) ? aggregate.messages : [];
+    for (const o of outputs as unknown[])
+      if (isRecord(o) && o.message_type === 'image') add(o.image_url, true);
+  }
+  return ids;
 }
 
 function snapshotOf(history: ConversationHistory): Omit<SharedConversation, 'shared_at'> {
@@ -165,11 +199,45 @@ export async function revokeConversationShares(
   return shares.length;
 }
 
-/** The shared view behind a token; an unknown, malformed or revoked token is simply not found. */
-export async function viewShare(ctx: AppContext, token: string): Promise<SharedConversation> {
+type Snapshot = Omit<SharedConversation, 'shared_at'>;
+
+/** The working link behind a token with its snapshot; an unknown, malformed or revoked token is not found. */
+async function activeShare(ctx: AppContext, token: string): Promise<{ share: ShareRow; snapshot: Snapshot }> {
   if (!TOKEN_SHAPE.test(token)) throw fail.notFound();
   const share = await shareRepository(ctx.dbHandle.db).findActiveByTokenHash(tokenHash(token));
   if (!share) throw fail.notFound();
-  const snapshot = JSON.parse(share.snapshot) as Omit<SharedConversation, 'shared_at'>;
+  return { share, snapshot: JSON.parse(share.snapshot) as Snapshot };
+}
+
+/** The shared view behind a token; an unknown, malformed or revoked token is simply not found. */
+export async function viewShare(ctx: AppContext, token: string): Promise<SharedConversation> {
+  const { share, snapshot } = await activeShare(ctx, token);
   return { ...snapshot, shared_at: share.created_at };
+}
+
+/**
+ * The bytes of a file the shared snapshot shows (an uploaded image, an attachment, a generated image), for anyone
+ * with the link. Served only while the link works, only for a file the snapshot refers to, and only if its maker
+ * may still open it themselves. Every refusal is the same bare 404 as an unknown token, so the route tells
+ * nobody whether a file exists.
+ */
+export async function openSharedFile(
+  ctx: AppContext,
+  token: string,
+  fileId: string,
+  signal?: AbortSignal,
+): Promise<RelayedDownload> {
+  const { share, snapshot } = await activeShare(ctx, token);
+  if (!sharedFileIds(snapshot.messages).has(fileId)) throw fail.notFound();
+  const owner = await userRepository(ctx.dbHandle.db).findById(share.user_id);
+  if (!owner) throw fail.notFound();
+  try {
+    await assertOpenaiFileAccess(ctx, owner, fileId);
+    return await relayOpenaiWebFile(ctx, fileId, signal);
+  } catch (e) {
+    const gone =
+      e instanceof UpstreamError ? e.status === 404 : isAppError(e) && [403, 404].includes(e.status);
+    if (gone) throw fail.notFound();
+    throw e;
+  }
 }

@@ -76,6 +76,9 @@ export const apiPaths = {
   share: (shareId: number) => `/api/conv/shares/${shareId}`,
   /** The public view behind a share link. */
   sharedView: (token: string) => `/api/share/${encodeURIComponent(token)}`,
+  /** A file the shared conversation shows (its images, attachments), for anyone with the link. */
+  sharedFile: (token: string, fileId: string) =>
+    `/api/share/${encodeURIComponent(token)}/files/${encodeURIComponent(fileId)}`,
   exportConversation: (id: string, format: 'json' | 'md') => withQuery(`${conv(id)}/export`, { format }),
   exportAll: '/api/conv/export.zip',
   importConversation: '/api/conv/import',

@@ -2,13 +2,25 @@ import { apiPaths } from '../config/paths';
 import { apiClient } from './api-client';
 
 /**
- * URL of an image or file the model refers to: `file-service://<id>` pointers go through our server, http(s)
- * and inline raster images are used as they are; anything else (javascript:, sandbox:, …) gives null.
+ * URL of an upstream file (an upload, a generated image) through our server: the owner's file route, or on a share
+ * link's page (`shareToken`) the link's own route, which serves only the files of the shared conversation.
  */
-export function resolveAssetUrl(pointer: string | null | undefined): string | null {
+export function fileContentUrl(fileId: string, shareToken?: string | null): string {
+  return shareToken ? apiPaths.sharedFile(shareToken, fileId) : apiPaths.fileDownload(fileId);
+}
+
+/**
+ * URL of an image or file the model refers to: `file-service://<id>` pointers go through our server (see
+ * `fileContentUrl`), http(s) and inline raster images are used as they are; anything else (javascript:,
+ * sandbox:, …) gives null.
+ */
+export function resolveAssetUrl(
+  pointer: string | null | undefined,
+  shareToken?: string | null,
+): string | null {
   if (!pointer) return null;
   const fileService = /^file-service:\/\/([\w.-]+)$/.exec(pointer);
-  if (fileService?.[1]) return apiPaths.fileDownload(fileService[1]);
+  if (fileService?.[1]) return fileContentUrl(fileService[1], shareToken);
   if (/^https?:\/\//i.test(pointer)) return pointer;
   if (/^data:image\/(png|jpe?g|gif|webp);base64,/i.test(pointer)) return pointer;
   return null;

@@ -7,7 +7,7 @@ import type { DisplayType, MessageBucket } from '../../lib/conversation/history'
 import { applyCitations, stripCitationMarkers } from '../../lib/markdown/citations';
 import { CodeIcon, ExternalIcon, GlobeIcon, ImageIcon, PuzzleIcon } from '../icons';
 import { apiPaths } from '../../config/paths';
-import { useConversationId, useSharedView } from './conversation-context';
+import { useConversationId, useShareToken } from './conversation-context';
 import { MarkdownView } from './markdown-view';
 
 /**
@@ -39,21 +39,9 @@ function ImageGrid({
   /** Small square thumbnails in a row (the images of a user's question). */
   thumbnails?: boolean;
 }) {
-  const { t } = useTranslation();
-  const shared = useSharedView();
-  if (shared && pointers.length > 0) {
-    return (
-      <Group gap="xs">
-        {pointers.map((p, i) => (
-          <Text key={i} size="sm" c="dimmed" className="cc-image-placeholder" data-testid="image-placeholder">
-            {t('share.imageHidden', { title: p.title ?? alt })}
-          </Text>
-        ))}
-      </Group>
-    );
-  }
+  const shareToken = useShareToken();
   const urls = pointers
-    .map((p) => ({ url: resolveAssetUrl(p.pointer), title: p.title }))
+    .map((p) => ({ url: resolveAssetUrl(p.pointer, shareToken), title: p.title }))
     .filter((p): p is { url: string; title: string | null | undefined } => p.url !== null);
   if (urls.length === 0) return null;
   if (thumbnails) {
@@ -236,6 +224,7 @@ function parseCall(text: string): { command: string; arg: string } {
 /** Browsing: one line per action (search, click, scroll, reading, error) with the raw text on demand. */
 function BrowserBucket({ bucket }: { bucket: MessageBucket }) {
   const { t } = useTranslation();
+  const shareToken = useShareToken();
   return (
     <Disclosure icon={<GlobeIcon size={14} />} label={t('render.browsingHistory')}>
       <Stack gap={4}>
@@ -266,7 +255,11 @@ function BrowserBucket({ bucket }: { bucket: MessageBucket }) {
           } else if (c?.content_type === 'tether_browsing_display') line = t('render.browserReading');
           else if (c?.content_type === 'tether_quote') {
             line = c.url ? (
-              <a href={resolveAssetUrl(c.url) ?? undefined} target="_blank" rel="noopener noreferrer">
+              <a
+                href={resolveAssetUrl(c.url, shareToken) ?? undefined}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 {c.title ?? c.url} <ExternalIcon size={12} />
               </a>
             ) : (

@@ -8,11 +8,11 @@ export function useConversationId(): string | null {
 }
 
 /**
- * True on a share link's public page: nothing there may reach the owner's files (images and attachments are
- * shown as placeholders, named but not loaded).
+ * The link's token on a share link's public page, null elsewhere. Files the messages show load there through the
+ * link (`/api/share/{token}/files/{id}`), never through the owner's file routes.
  */
-export const SharedViewContext = createContext(false);
+export const SharedViewContext = createContext<string | null>(null);
 
-export function useSharedView(): boolean {
+export function useShareToken(): string | null {
   return useContext(SharedViewContext);
 }

@@ -8,7 +8,7 @@ import { displayTypeOf, splitGroup, textOf } from '../../lib/conversation/histor
 import type { MessageGroup } from '../../lib/conversation/history';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { useLatest } from '../../lib/use-latest';
-import { apiPaths } from '../../config/paths';
+import { fileContentUrl } from '../../lib/assets';
 import {
   ChevronRightIcon,
   CodeIcon,
@@ -21,7 +21,7 @@ import {
 } from '../icons';
 import { ModelAvatar, UserAvatar } from '../model-display';
 import { BucketView } from './buckets';
-import { useSharedView } from './conversation-context';
+import { useShareToken } from './conversation-context';
 import { MessageActionsContext } from './message-actions';
 import type { MessageActions } from './message-actions';
 
@@ -45,35 +45,18 @@ function imageFileIds(message: ChatMessage | undefined): Set<string> {
   return ids;
 }
 
-/** The files of a user message as chips that download them through the server (shown once per row). */
+/**
+ * The files of a user message as chips that download them through the server (shown once per row); on a share
+ * link's page through the link. A file without an id (a link made before files were shared) is named only.
+ */
 function Attachments({ messages }: { messages: ChatMessage[] }) {
   const { t } = useTranslation();
-  const shared = useSharedView();
+  const shareToken = useShareToken();
   const last = messages[messages.length - 1];
   const all = last?.source === 'openai_web' ? (last.metadata?.attachments ?? []) : [];
   const shown = imageFileIds(last);
   const attachments = all.filter((a) => !shown.has(a.id));
   if (!attachments.length) return null;
-  if (shared) {
-    // A share link's page names the files but never links to them.
-    return (
-      <Group
-        gap={6}
-        className="cc-attachments"
-        role="list"
-        aria-label={t('render.attachments', { count: attachments.length })}
-      >
-        {attachments.map((a, i) => (
-          <span key={i} role="listitem" className="cc-attachment-chip">
-            <PaperclipIcon size={14} />
-            <Text span size="sm" truncate className="cc-attachment-name">
-              {a.name}
-            </Text>
-          </span>
-        ))}
-      </Group>
-    );
-  }
   return (
     <Group
       gap={6}
@@ -81,28 +64,42 @@ function Attachments({ messages }: { messages: ChatMessage[] }) {
       role="list"
       aria-label={t('render.attachments', { count: attachments.length })}
     >
-      {attachments.map((a) => (
-        <a
-          key={a.id}
-          role="listitem"
-          className="cc-attachment-chip"
-          href={apiPaths.fileDownload(a.id)}
-          download={a.name}
-          title={t('render.downloadFile', { name: a.name })}
-          data-testid="attachment-chip"
-        >
-          <PaperclipIcon size={14} />
-          <Text span size="sm" truncate className="cc-attachment-name">
-            {a.name}
-          </Text>
-          {typeof a.size === 'number' && (
-            <Text span c="dimmed" size="xs">
-              {formatBytes(a.size)}
+      {attachments.map((a, i) => {
+        const label = (
+          <>
+            <PaperclipIcon size={14} />
+            <Text span size="sm" truncate className="cc-attachment-name">
+              {a.name}
             </Text>
-          )}
-          <DownloadIcon size={14} />
-        </a>
-      ))}
+            {typeof a.size === 'number' && (
+              <Text span c="dimmed" size="xs">
+                {formatBytes(a.size)}
+              </Text>
+            )}
+          </>
+        );
+        if (!a.id) {
+          return (
+            <span key={i} role="listitem" className="cc-attachment-chip">
+              {label}
+            </span>
+          );
+        }
+        return (
+          <a
+            key={a.id}
+            role="listitem"
+            className="cc-attachment-chip"
+            href={fileContentUrl(a.id, shareToken)}
+            download={a.name}
+            title={t('render.downloadFile', { name: a.name })}
+            data-testid="attachment-chip"
+          >
+            {label}
+            <DownloadIcon size={14} />
+          </a>
+        );
+      })}
     </Group>
   );
 }

@@ -26,31 +26,55 @@ const question = web('q1', 'user', null, {
   metadata: { attachments: [{ name: 'notes.pdf', id: 'file-secret2', size: 10 }] },
 });
 
-function renderMessages(shared: boolean) {
+const answer = web('a1', 'assistant', 'A cat.', { parent: 'q1' });
+/** A question as links made before files were shared keep it (attachment ids dropped): named, not linked. */
+const oldShare = web('q2', 'user', 'And this?', {
+  parent: 'a1',
+  metadata: { attachments: [{ name: 'old.pdf', id: '', size: 10 }] },
+});
+
+function renderMessages(shareToken: string | null) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <MantineProvider>
-        <SharedViewContext.Provider value={shared}>
-          <PrintableMessages groups={groupMessages([question])} model="gpt_4" userMarkdown={false} />
+        <SharedViewContext.Provider value={shareToken}>
+          <PrintableMessages
+            groups={groupMessages([question, answer, oldShare])}
+            model="gpt_4"
+            userMarkdown={false}
+          />
         </SharedViewContext.Provider>
       </MantineProvider>
     </QueryClientProvider>,
   );
 }
 
+const TOKEN = 'Tok_en-1234567890abcdefghijklmn';
+
 describe('the shared view', () => {
-  it('names images and attachments without loading or linking the owner’s files', () => {
-    renderMessages(true);
+  it('loads images and attachments through the link, never through the owner’s file routes', () => {
+    renderMessages(TOKEN);
     expect(screen.getByText('What is this?')).toBeTruthy();
-    expect(screen.getByTestId('image-placeholder').textContent).toBe('[Image: Uploaded image]');
-    expect(screen.getByText('notes.pdf')).toBeTruthy();
-    expect(document.querySelector('img')).toBeNull();
+    const image = screen.getByTestId('message-image');
+    expect(image.getAttribute('src')).toBe(`/api/share/${TOKEN}/files/file-secret1`);
+    const chip = screen.getByTestId('attachment-chip');
+    expect(chip.textContent).toContain('notes.pdf');
+    expect(chip.getAttribute('href')).toBe(`/api/share/${TOKEN}/files/file-secret2`);
+    expect(chip.getAttribute('download')).toBe('notes.pdf');
+    // An attachment without an id is named, not linked.
+    expect(screen.getByText('old.pdf').closest('a')).toBeNull();
+    expect(screen.getAllByTestId('attachment-chip')).toHaveLength(1);
     expect(document.body.innerHTML).not.toContain('/api/files');
   });
 
-  it('loads them as usual elsewhere', () => {
-    renderMessages(false);
-    expect(screen.queryByTestId('image-placeholder')).toBeNull();
-    expect(document.body.innerHTML).toContain('/api/files/openai-web/file-secret1/content');
+  it('loads them through the owner’s routes elsewhere', () => {
+    renderMessages(null);
+    expect(screen.getByTestId('message-image').getAttribute('src')).toBe(
+      '/api/files/openai-web/file-secret1/content',
+    );
+    expect(screen.getByTestId('attachment-chip').getAttribute('href')).toBe(
+      '/api/files/openai-web/file-secret2/content',
+    );
+    expect(document.body.innerHTML).not.toContain('/api/share');
   });
 });

@@ -14,7 +14,8 @@ import { useSharedConversation } from '../api/get-shared-conversation';
 
 /**
  * /share/{token}: a conversation someone shared, read-only and without logging in. Only its messages: no owner,
- * no other conversation, no files (images and attachments are named, not loaded). A revoked link is a 404.
+ * no other conversation; its images and attachments load through the link, which serves those files and no
+ * other. A revoked link is a 404.
  */
 export function SharedConversationView({ token }: { token: string }) {
   const { t, i18n } = useTranslation();
@@ -24,7 +25,7 @@ export function SharedConversationView({ token }: { token: string }) {
   if (error instanceof ApiError && (error.status === 404 || error.code === 404))
     return <Navigate to={paths.notFound} replace />;
   return (
-    <SharedViewContext.Provider value>
+    <SharedViewContext.Provider value={token}>
       <div className="cc-chat cc-history" data-testid="shared-conversation">
         {data && (
           <ConversationHeader
