@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, send, startConversation, useEnglish } from './helpers';
+import { login, loginAs, send, startConversation, useEnglish } from './helpers';
 
 const suffix = Date.now() % 100000;
 const USER = { username: `budget${suffix}`, password: 'budget-pass-123' };
@@ -53,10 +53,7 @@ test('the admin prices GPT-3.5 and gives a user a small budget; the user is warn
   const context = await browser.newContext({ baseURL });
   const user = await context.newPage();
   await useEnglish(user);
-  await user.goto('/login');
-  await user.getByLabel('Username').fill(USER.username);
-  await user.getByLabel('Password', { exact: true }).fill(USER.password);
-  await user.getByRole('button', { name: 'Log in' }).click();
+  await loginAs(user, USER);
   await expect(user).toHaveURL(/\/conversation/);
   await startConversation(user, 'OpenAI API', /^GPT-3\.5/, `Budget ${suffix}`);
   await expect(user.getByTestId('budget-left')).toHaveText('Budget left: $0.45');
