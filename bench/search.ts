@@ -4,7 +4,8 @@
  * searches of mixed kinds timed through the repository and snippet code `GET /api/conv/search` runs; also the cost
  * of re-writing a streaming answer (the index follows every flush). Prints a table and saves
  * bench/results/search.json. Run: `node --import tsx bench/search.ts [messages=100000]`
- * (PostgreSQL at CC_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; `skip-pg` skips it).
+ * (PostgreSQL at CC_BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; `skip-pg` skips it;
+ * `keep` leaves the seeded SQLite file and `cc_bench` database in place, for EXPLAIN and timing by hand).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ const TOTAL = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const PER_CONVERSATION = 100;
 const BATCH = 500;
 const LIMIT = 20;
+const KEEP = process.argv.includes('keep');
 const PG_BASE = process.env.CC_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // Deterministic text: a small PRNG, an English vocabulary with a few very common words, Chinese phrases.
@@ -245,7 +247,8 @@ try {
   results.sqlite = await bench(sqlite);
 } finally {
   await sqlite.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (KEEP) console.log(`kept the SQLite database in ${dataDir}`);
+  else rmSync(dataDir, { recursive: true, force: true });
 }
 
 if (!process.argv.includes('skip-pg')) {
@@ -261,7 +264,8 @@ if (!process.argv.includes('skip-pg')) {
     results.postgres = await bench(postgres);
   } finally {
     await postgres.close();
-    await admin.query('DROP DATABASE IF EXISTS cc_bench WITH (FORCE)');
+    if (KEEP) console.log('kept the cc_bench database');
+    else await admin.query('DROP DATABASE IF EXISTS cc_bench WITH (FORCE)');
     await admin.end();
   }
 }

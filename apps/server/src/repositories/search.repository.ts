@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/schema';
 import { containsPattern, dialectOf } from './executor';
 import type { Executor } from './executor';
@@ -21,7 +21,7 @@ export interface SearchRow {
   time: string;
 }
 
-/** Whether the trigram index can answer `q` (it needs three characters; shorter queries scan the owner's rows). */
+/** Whether the trigram index can answer `q` (it needs three characters). */
 export function trigramUsable(q: string): boolean {
   return [...q].length >= 3;
 }
@@ -41,14 +41,30 @@ function pgOperator(q: string): 'like' | 'ilike' {
   return q.toLowerCase() === q.toUpperCase() ? 'like' : 'ilike';
 }
 
-/** Every upper/lower-case spelling of a short query (`ab` → `ab`, `aB`, `Ab`, `AB`; `巴黎` → itself). */
+/**
+ * Every upper/lower-case spelling of a short query (`ab` → `ab`, `aB`, `Ab`, `AB`; `巴黎` → itself). A case form
+ * of another length is left out (`ß` is not `SS`: ILIKE, which compares lower-case forms, does not match it either).
+ */
 function caseVariants(q: string): string[] {
   let out = [''];
   for (const ch of q) {
-    const forms = [...new Set([ch.toLowerCase(), ch.toUpperCase()])];
+    const forms = [...new Set([ch, ch.toLowerCase(), ch.toUpperCase()])].filter((f) => [...f].length === 1);
     out = out.flatMap((head) => forms.map((c) => head + c));
   }
   return out;
+}
+
+/**
+ * `column` contains `q` on PostgreSQL: (I)LIKE, which the pg_trgm index answers from three characters; below that
+ * LIKE of each spelling, which costs far less than ILIKE's lower-casing of every text it reads.
+ */
+function pgContains(q: string, column: RawBuilder<unknown>) {
+  if (trigramUsable(q))
+    return sql<SqlBool>`${column} ${sql.raw(pgOperator(q))} ${containsPattern(q)} escape '\\'`;
+  return sql<SqlBool>`(${sql.join(
+    caseVariants(q).map((v) => sql`${column} like ${containsPattern(v)} escape '\\'`),
+    sql` or `,
+  )})`;
 }
 
 /**
@@ -57,18 +73,7 @@ function caseVariants(q: string): string[] {
  * query already bounds.
  */
 function textContains(db: Executor, q: string) {
-  const pattern = containsPattern(q);
-  if (dialectOf(db) === 'postgres') {
-    if (trigramUsable(q))
-      return (eb: MessagesEb) => eb('messages.text', pgOperator(q), sql<string>`${pattern} escape '\\'`);
-    // No trigram to look up: a scan, where LIKE of each spelling costs far less than ILIKE's lower-casing.
-    return (eb: MessagesEb) =>
-      eb.or(
-        caseVariants(q).map((v) =>
-          eb('messages.text', 'like', sql<string>`${containsPattern(v)} escape '\\'`),
-        ),
-      );
-  }
+  if (dialectOf(db) === 'postgres') return () => pgContains(q, sql.ref('messages.text'));
   if (trigramUsable(q))
     return (eb: MessagesEb) =>
       eb(
@@ -79,7 +84,7 @@ function textContains(db: Executor, q: string) {
           .select('message_search.message_id')
           .where(sql<boolean>`message_search match ${ftsPhrase(q)}`),
       );
-  return (eb: MessagesEb) => eb('messages.text', 'like', sql<string>`${pattern} escape '\\'`);
+  return (eb: MessagesEb) => eb('messages.text', 'like', sql<string>`${containsPattern(q)} escape '\\'`);
 }
 
 /**
@@ -103,32 +108,135 @@ async function sqliteMessages(db: Executor, userId: number, q: string, limit: nu
   return result.rows;
 }
 
+/** How far the PostgreSQL search walks the newest messages (of every owner) before it turns to an index. */
+export interface SearchWindows {
+  /** Messages read first (a word in about one message in a hundred is answered there). */
+  first: number;
+  /** At most this many in all when the first ones held some matches but too few. */
+  most: number;
+}
+
+/** Measured with bench/search.ts (100,000 messages): a first window of 1,000 to 4,000 costs about the same. */
+export const SEARCH_WINDOWS: SearchWindows = { first: 2000, most: 6000 };
+
+/**
+ * PostgreSQL, in steps whose cost does not hang on the planner's guess of how common `q` is (a guess drawn from a
+ * random sample: the same word took 1 ms or 220 ms depending on the plan it got):
+ * 1. the newest `windows.first` messages, read newest first through the time index, stopping at `limit` matches
+ *    (a common word or character costs a few hundred rows);
+ * 2. when they held some matches but too few, as many more as those matches say `limit` needs (at most
+ *    `windows.most` in all);
+ * 3. only then the older messages, through the index on the text — pg_trgm for three characters or more, the
+ *    characters index below that — never a walk over every message nor a sequential scan.
+ * Steps 1 and 2 read spans of creation times (ties included), the second just below the first; step 3 leaves out
+ * what they found.
+ */
+async function postgresMessages(
+  db: Executor,
+  userId: number,
+  q: string,
+  limit: number,
+  windows: SearchWindows,
+): Promise<SearchRow[]> {
+  const columns = sql`c.conversation_id, c.title, c.source, c.current_model, m.id as message_id, m.role, m.text,
+    m.create_time as time`;
+  const wanted = sql`c.user_id = ${userId} and c.is_valid = 1 and m.role in ('user', 'assistant')
+    and ${pgContains(q, sql.ref('m.text'))}`;
+  /** The creation time of the `n`th newest message; undefined when there are fewer. */
+  const edge = async (n: number) =>
+    (
+      await sql<{ create_time: string }>`
+        select create_time from messages order by create_time desc offset ${n - 1} limit 1`.execute(db)
+    ).rows[0]?.create_time;
+  /** Matches created in [from, below), read newest first; `from` undefined: every older one. */
+  const walk = async (from: string | undefined, below: string | undefined, n: number) => {
+    const span = sql.join(
+      [
+        ...(from === undefined ? [] : [sql`create_time >= ${from}`]),
+        ...(below === undefined ? [] : [sql`create_time < ${below}`]),
+      ],
+      sql` and `,
+    );
+    // `offset 0` keeps the text condition out of the subquery, so that it reads the span through the time index.
+    const result = await sql<SearchRow>`
+      select ${columns}
+      from (
+        select id, conversation_id, role, text, create_time from messages
+        where ${span}
+        order by create_time desc
+        offset 0
+      ) m
+      join conversations c on c.conversation_id = m.conversation_id
+      where ${wanted}
+      order by m.create_time desc
+      limit ${n}`.execute(db);
+    return result.rows;
+  };
+
+  const firstEdge = await edge(windows.first);
+  if (firstEdge === undefined) {
+    // Fewer messages than the first window: any plan reads few rows.
+    const all = await sql<SearchRow>`
+      select ${columns}
+      from messages m join conversations c on c.conversation_id = m.conversation_id
+      where ${wanted}
+      order by m.create_time desc
+      limit ${limit}`.execute(db);
+    return all.rows;
+  }
+  const found = await walk(firstEdge, undefined, limit);
+  if (found.length >= limit) return found;
+  const needed = found.length > 0 ? Math.ceil((windows.first * limit) / found.length) : Infinity;
+  if (needed <= windows.most) {
+    const nextEdge = await edge(Math.min(windows.most, 2 * needed));
+    found.push(...(await walk(nextEdge, firstEdge, limit - found.length)));
+    if (found.length >= limit || nextEdge === undefined) return found;
+  }
+  // The characters index narrows a query too short for trigrams (each of its characters is in the text).
+  const characters = trigramUsable(q)
+    ? sql``
+    : sql`and string_to_array(lower(text), null) @> string_to_array(lower(${q}::text), null)`;
+  // Every match of the windows walked is in `found`: leaving those out bounds this step to the older messages (a
+  // bound on the creation time would let the planner read them through the time index instead of the text's).
+  const seen = found.length > 0 ? sql`and id not in (${sql.join(found.map((r) => r.message_id))})` : sql``;
+  // The subquery (`offset 0` keeps it apart) is the index's matches among all messages; joined to the owner's
+  // conversations afterwards, so that the planner cannot read the owner's messages conversation by conversation.
+  const older = await withoutSequentialScans(db, (trx) =>
+    sql<SearchRow>`
+      select ${columns}
+      from (
+        select id, conversation_id, role, text, create_time from messages
+        where role in ('user', 'assistant') and ${pgContains(q, sql.ref('text'))} ${characters} ${seen}
+        offset 0
+      ) m
+      join conversations c on c.conversation_id = m.conversation_id
+      where c.user_id = ${userId} and c.is_valid = 1
+      order by m.create_time desc
+      limit ${limit - found.length}`.execute(trx),
+  );
+  return [...found, ...older.rows];
+}
+
+/**
+ * Runs `fn` where PostgreSQL reads no table from end to end (a table with an index on the condition is read through
+ * it) and compiles nothing (JIT would cost more than the query). In a transaction of its own, which the settings
+ * end with; inside a caller's transaction they would outlive the query, so they are left out there.
+ */
+async function withoutSequentialScans<T>(db: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+    return fn(trx);
+  });
+}
+
 /** Full-text search over conversations, done by the database. */
-export function searchRepository(db: Executor) {
+export function searchRepository(db: Executor, windows: SearchWindows = SEARCH_WINDOWS) {
   return {
     /** The newest messages of `userId`'s valid conversations whose text contains `q`. */
     messages(userId: number, q: string, limit: number): Promise<SearchRow[]> {
       if (dialectOf(db) === 'sqlite') return sqliteMessages(db, userId, q, limit);
-      return db
-        .selectFrom('messages')
-        .innerJoin('conversations', 'conversations.conversation_id', 'messages.conversation_id')
-        .select([
-          'conversations.conversation_id',
-          'conversations.title',
-          'conversations.source',
-          'conversations.current_model',
-          'messages.id as message_id',
-          'messages.role',
-          'messages.text',
-          'messages.create_time as time',
-        ])
-        .where('conversations.user_id', '=', userId)
-        .where('conversations.is_valid', '=', 1)
-        .where('messages.role', 'in', SEARCHED_ROLES)
-        .where(textContains(db, q))
-        .orderBy('messages.create_time', 'desc')
-        .limit(limit)
-        .execute();
+      return postgresMessages(db, userId, q, limit, windows);
     },
     /** The newest of `userId`'s valid conversations whose title contains `q`. */
     async titles(userId: number, q: string, limit: number): Promise<SearchRow[]> {
