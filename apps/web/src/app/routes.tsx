@@ -3,10 +3,7 @@ import type { ComponentType } from 'react';
 import { redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
-import { getConversation } from '../features/conversations/api/get-conversation';
 import { loadAdminStrings } from '../i18n';
-import { loadMarkdownEngine } from '../lib/markdown/load-engine';
-import { queryKeys } from '../lib/query-keys';
 import { ensureUser, setLoginFlag } from '../lib/session';
 import { loadSessionIfAny, requireAccess } from './guards';
 import type { Access } from './guards';
@@ -17,6 +14,7 @@ import { LoginRoute } from './pages/login-route';
 import { RedirectPage } from './pages/redirect-page';
 import { PageLoader } from './pages/page-loader';
 import { RouteError } from './pages/route-error';
+import { loadConversationPage, prefetchConversation } from './route-loads';
 
 type LoadPage = (args: LoaderFunctionArgs) => Promise<ComponentType>;
 
@@ -35,21 +33,6 @@ const ADMIN_COMPONENTS: Record<(typeof ADMIN_PAGES)[number], LoadPage> = {
   usage: () => import('../features/admin/usage/usage-page').then((m) => m.UsagePage),
   invite: () => import('../features/admin/invite/invite-page').then((m) => m.InvitePage),
 };
-
-/**
- * Opening a conversation: its history and the markdown engine start loading with the page's code instead of after
- * the page has rendered (each would otherwise wait for the one before).
- */
-function prefetchConversation(client: QueryClient, conversationId: string | null): void {
-  if (!conversationId) return;
-  void loadMarkdownEngine().catch(() => undefined);
-  void client.prefetchQuery({
-    queryKey: queryKeys.conversation(conversationId),
-    // Silent: a failure is reported by the page's own request (the query refetches when it mounts).
-    queryFn: () => getConversation(conversationId, { silent: true }),
-    staleTime: 60_000,
-  });
-}
 
 /**
  * A protected page whose code is fetched only after its guard let the visitor in: React Router starts a route's
@@ -107,10 +90,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
           path: 'conversation',
           ...guarded(client, 'user', ({ request }) => {
             prefetchConversation(client, new URL(request.url).searchParams.get('id'));
-            // The demo-mode notice on the chat page speaks with the admin strings.
-            return Promise.all([import('./pages/conversation-route'), loadAdminStrings()]).then(
-              ([m]) => m.ConversationRoute,
-            );
+            return loadConversationPage();
           }),
         },
         {
