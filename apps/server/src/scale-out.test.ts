@@ -478,6 +478,12 @@ describe.skipIf(!DATABASE || !REDIS)('two instances behind a load balancer', () 
     expect(await remaining(k2.id)).toBe(9);
     // The cut-off answer is kept.
     expect(JSON.stringify(await assistantMessages(k1.id))).toContain('Partial answer');
+    // …and finished (no longer marked as streaming).
+    const marked = await db.query(
+      'SELECT m.streaming FROM messages m JOIN conversations c ON c.conversation_id = m.conversation_id WHERE c.user_id = $1',
+      [k1.id],
+    );
+    expect(marked.rows.map((r: { streaming: number }) => r.streaming)).not.toContain(1);
 
     await a.start();
   }, 90_000);

@@ -129,11 +129,17 @@ export async function admitAsk(
   });
   const attachments = request.openai_web_attachments ?? [];
   await assertAskFilesUsable(ctx, user, attachments, request.openai_web_multimodal_image_parts ?? []);
-  const estimate = estimateAskCost(
-    config.billing,
-    model,
-    await inputTokensOf(ctx, request, conversation, question),
-  );
+  // The reservation only matters against a budget: without one (or for a model without a price) the settlement
+  // charges the real cost and the tokenizer (the costliest step of admission) is not run.
+  const budgeted = [
+    loaded.setting.budget_total,
+    loaded.setting.budget_daily,
+    loaded.setting.budget_monthly,
+  ].some((limit) => limit !== -1);
+  const estimate =
+    budgeted && config.billing.prices[model]
+      ? estimateAskCost(config.billing, model, await inputTokensOf(ctx, request, conversation, question))
+      : 0;
   const reservation = await reserve(ctx, user.id, source, model, adapter.sharedCap(config, model), estimate);
   return { conversation, setting, pluginIds, question, reservation };
 }

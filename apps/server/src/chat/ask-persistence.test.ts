@@ -115,4 +115,59 @@ describe('what an ask leaves behind', () => {
       await live.closed;
     }
   });
+
+  it('an answer still arriving is stored as streaming, outside the search index; stopping it finishes it', async () => {
+    const u = await user();
+    const chunkSize = 8;
+    t.ctx.demo!.emulator.setKnobs({ chunkSize });
+    const live = openAsk(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        text_content: '#fault:stall=6 #long 200',
+      },
+      u.cookie,
+    );
+    const db = t.ctx.dbHandle.db;
+    let id = '';
+    const rows = () =>
+      db
+        .selectFrom('messages')
+        .select(['id', 'role', 'streaming'])
+        .where('conversation_id', '=', id)
+        .orderBy('seq')
+        .execute();
+    const indexed = async () =>
+      t.ctx.dbHandle.dialect === 'sqlite'
+        ? (
+            await db
+              .selectFrom('message_search')
+              .select('message_id')
+              .where('conversation_id', '=', id)
+              .execute()
+          ).map((r) => r.message_id)
+        : null;
+    try {
+      await until(() => assistantText(live.frames).length >= 5 * chunkSize, 10_000);
+      const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
+      id = conv.type === 'message' ? conv.conversation_id : '';
+      await t.ctx.answers.flush();
+      const during = await rows();
+      expect(during.map((r) => [r.role, r.streaming])).toEqual([
+        ['user', 1],
+        ['assistant', 1],
+      ]);
+      if (t.ctx.dbHandle.dialect === 'sqlite') expect(await indexed()).toEqual([]);
+    } finally {
+      live.close();
+      await live.closed;
+    }
+    // Stopped: what arrived is kept, finished and searchable.
+    await until(async () => (await rows()).every((r) => r.streaming === 0), 5000);
+    const after = await rows();
+    if (t.ctx.dbHandle.dialect === 'sqlite')
+      expect((await indexed())!.sort()).toEqual(after.map((r) => r.id).sort());
+  });
 });

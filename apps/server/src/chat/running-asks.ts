@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context';
 import { LEASE_RENEW_MS } from '../coordination/leases';
 import type { RunningAskRow } from '../db/schema';
 import { askLogRepository } from '../repositories/ask-log.repository';
+import { messageRepository } from '../repositories/message.repository';
 import { runningAskRepository } from '../repositories/running-ask.repository';
 import type { Charge } from './quota-ledger';
 import { refundCharge } from './quota-ledger';
@@ -126,6 +127,8 @@ export async function settleInterrupted(
           capEventId: row.cap_event_id,
         });
       await askLogRepository(trx).insert(interruptedLog(row, now));
+      // What arrived of the cut-off answer is kept: finished, so it is searchable.
+      if (row.conversation_id) await messageRepository(trx).finishStreaming(row.conversation_id);
       return true;
     });
     if (done) settled += 1;

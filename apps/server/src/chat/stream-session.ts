@@ -38,6 +38,8 @@ export class StreamSession implements AnswerWriteSource {
   private flushing: Promise<void> = Promise.resolve();
   /** One of its own writes is under way (the batch leaves it alone meanwhile). */
   private writingItself = false;
+  /** Messages were written as still streaming: the session's own next write finishes them. */
+  private wroteStreaming = false;
   private serverId: number | null = null;
   private lastAssistantId: string | null = null;
   private userMessage: ChatMessage | null = null;
@@ -196,7 +198,7 @@ export class StreamSession implements AnswerWriteSource {
     const next = this.flushing.then(async () => {
       this.writingItself = true;
       try {
-        const write = this.collect(final);
+        const write = this.collect(final, false);
         if (!write) return;
         try {
           await write.apply(this.ctx.dbHandle.db);
@@ -217,28 +219,38 @@ export class StreamSession implements AnswerWriteSource {
   /** The answer writer's batch: what changed since the last write (none while the session writes itself). */
   take(written: Promise<void>): AnswerWrite | null {
     if (this.writingItself) return null;
-    const write = this.collect(false);
+    const write = this.collect(false, true);
     if (write) this.flushing = this.flushing.then(() => written).catch(() => undefined);
     return write;
   }
 
-  /** Takes the changed messages (and, at the end, the conversation's state) as one write; null when none. */
-  private collect(final: boolean): AnswerWrite | null {
+  /**
+   * Takes the changed messages (and, at the end, the conversation's state) as one write; null when none.
+   * `streaming`: a write of the answer writer's batch while the answer arrives (its messages are not searchable
+   * yet); the session's own writes (at the end, or after a failure) finish every message it wrote.
+   */
+  private collect(final: boolean, streaming: boolean): AnswerWrite | null {
     if (!this.conversationId || !(this.hasAssistantContent || this.upstreamNamed)) return null;
     const conversationId = this.conversationId;
     const ids = [...this.dirty];
     const lastId = this.order[this.order.length - 1];
     const updateNode = !!lastId && (final || ids.length > 0);
-    if (ids.length === 0 && !updateNode && this.conversationCreated) return null;
-    const rows = ids.map((id) =>
-      messageToRow(conversationId, this.messages.get(id)!, this.order.indexOf(id)),
-    );
+    const finishes = !streaming && this.wroteStreaming;
+    if (ids.length === 0 && !updateNode && !finishes && this.conversationCreated) return null;
+    const rows = ids.map((id) => ({
+      ...messageToRow(conversationId, this.messages.get(id)!, this.order.indexOf(id)),
+      streaming: streaming ? 1 : 0,
+    }));
     this.dirty.clear();
+    // Harmless when the write fails: finishing a conversation without streaming rows changes nothing.
+    if (streaming && rows.length > 0) this.wroteStreaming = true;
+    if (finishes) this.wroteStreaming = false;
     let created = false;
     return {
       apply: async (db) => {
         created = await this.ensureConversation(db);
         if (rows.length > 0) await messageRepository(db).upsert(rows);
+        if (finishes) await messageRepository(db).finishStreaming(conversationId);
         if (updateNode) {
           await conversationRepository(db).update(conversationId, {
             current_node: lastId,
@@ -249,6 +261,7 @@ export class StreamSession implements AnswerWriteSource {
       },
       failed: () => {
         if (created) this.conversationCreated = false;
+        if (finishes) this.wroteStreaming = true;
         for (const id of ids) this.dirty.add(id);
       },
     };

@@ -151,6 +151,8 @@ export interface MessagesTable {
   create_time: string;
   /** Order of arrival within the conversation (ties on create_time). */
   seq: number;
+  /** 1 while the answer is still arriving (not in SQLite's search index yet), else 0. */
+  streaming: Generated<number>;
 }
 
 /**

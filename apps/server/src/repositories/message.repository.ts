@@ -85,6 +85,15 @@ export function messageRepository(db: Executor) {
      * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question), and with each
      * its `message_files` rows (what `pointedFileIds` finds), in one transaction. The only write path of both tables.
      */
+    /** The conversation's answer ended: its messages written while it streamed are finished (and searchable). */
+    async finishStreaming(conversationId: string): Promise<void> {
+      await db
+        .updateTable('messages')
+        .set({ streaming: 0 })
+        .where('conversation_id', '=', conversationId)
+        .where('streaming', '=', 1)
+        .execute();
+    },
     async upsert(rows: NewMessageRow[]): Promise<void> {
       const write = async (trx: Executor) => {
         for (const row of rows) {
@@ -100,6 +109,7 @@ export function messageRepository(db: Executor) {
                 author_name: row.author_name,
                 role: row.role,
                 parent: row.parent,
+                streaming: row.streaming ?? 0,
               }),
             )
             .execute();
