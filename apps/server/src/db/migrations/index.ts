@@ -17,6 +17,7 @@ import { budgets } from './2026-11-25-01-budgets';
 import { signIn } from './2026-11-25-02-sign-in';
 import { pins } from './2026-11-25-03-pins';
 import { listOrder } from './2026-11-25-04-list-order';
+import { statsRollupIds } from './2026-11-26-03-stats-rollup-ids';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -38,5 +39,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-25-02-sign-in': signIn(dialect),
     '2026-11-25-03-pins': pins(),
     '2026-11-25-04-list-order': listOrder(),
+    '2026-11-26-03-stats-rollup-ids': statsRollupIds(dialect),
   };
 }
