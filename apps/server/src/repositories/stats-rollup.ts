@@ -49,19 +49,25 @@ function listIds(dialect: DialectName, list: RawBuilder<unknown>): RawBuilder<un
 
 /**
  * The upsert's new user list: the stored one merged with the incoming part's (`excluded.user_ids_json`), both
- * sorted JSON arrays; the incoming list is kept out when it is one user already there (the usual case, a plain
- * string match). One statement, so concurrent writers cannot lose a user.
+ * sorted JSON arrays. When every incoming user is already there (the usual case) the stored list stays, found by
+ * string matches; only a new user costs a merge. One statement, so concurrent writers cannot lose a user.
  */
 export function mergedUsers(table: RollupShape['table'], dialect: DialectName): RawBuilder<string> {
   const stored = sql.ref(`${table}.user_ids_json`);
   const incoming = sql.ref('excluded.user_ids_json');
+  // `,3,17,42,`: a user is there when `,<id>,` is found in it.
+  const commas = sql`(',' || substr(${stored}, 2, length(${stored}) - 2) || ',')`;
+  const missing =
+    dialect === 'postgres'
+      ? sql`select 1 from json_array_elements_text(${incoming}::json) as i(v) where strpos(${commas}, ',' || i.v || ',') = 0`
+      : sql`select 1 from json_each(${incoming}) where instr(${commas}, ',' || value || ',') = 0`;
   const union = sql`${listIds(dialect, stored)} union ${listIds(dialect, incoming)}`;
   return sql<string>`case
     when ${incoming} = '[]' then ${stored}
     when ${stored} = '[]' then ${incoming}
     when ${incoming} not like '%,%'
-      and ',' || substr(${stored}, 2, length(${stored}) - 2) || ','
-        like '%,' || substr(${incoming}, 2, length(${incoming}) - 2) || ',%' then ${stored}
+      and ${commas} like '%,' || substr(${incoming}, 2, length(${incoming}) - 2) || ',%' then ${stored}
+    when ${incoming} like '%,%' and not exists (${missing}) then ${stored}
     else ${sortedList(dialect, union)} end`;
 }
 

@@ -272,12 +272,14 @@ describe('stored user lists', () => {
         elapsed_ms: 10,
         status: 200,
       });
-      // Batches bring new users (merged), known ones (kept), none at all, and the largest id a column holds.
+      // Batches bring new users (merged), known ones alone or several (kept), none at all, and the largest id a
+      // column holds.
       const batches = [
         [row(1, 40), row(2, 7), row(3, null)],
         [row(4, 7)],
         [row(5, null)],
         [row(6, 3), row(7, 2_147_483_647), row(8, 40)],
+        [row(9, 40), row(10, 7), row(11, 3)], // all known
         [row(40, 100), row(41, 7)], // the next 30-minute bucket
         [row(24 * 60 + 1, 9)], // the next day
       ];
