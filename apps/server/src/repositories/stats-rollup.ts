@@ -12,7 +12,10 @@ import type { Executor } from './executor';
  * only the partial buckets at a range's edges are put together from the 30-minute rows and the log rows.
  */
 export const ROLLUP_SECONDS = 1800;
-/** Every granularity has its rollup level; the finest, ROLLUP_SECONDS, divides all the others. */
+/**
+ * Every granularity has its rollup level; the finest, ROLLUP_SECONDS, divides all the others. A new granularity
+ * needs a migration building its level from the 30-minute rows.
+ */
 export const ROLLUP_SPANS: readonly number[] = STATS_GRANULARITIES;
 
 /** The table, its key columns and its summed columns. */
