@@ -4,7 +4,11 @@
  * ranges of 1, 30 and 90 days at 30 min, 1 h and 1 day. Each case runs in its own process, so its peak RSS is
  * its own. Prints a table and saves JSON under bench/results/.
  *
- * Run: `node --import tsx bench/stats.ts [rows=1000000] [runs=5]` (`--writes`: the write cost instead); PostgreSQL from CC_BENCH_DATABASE_URL
+ * Each timed call is the route's whole answer: the service and the serializing of its response as the route does
+ * it (the share of the service is reported beside it; the service builds the JSON text itself).
+ *
+ * Run: `node --import tsx bench/stats.ts [rows=1000000] [runs=5] [label]` (the label goes into the results' file
+ * name; `--writes`: the write cost instead); PostgreSQL from CC_BENCH_DATABASE_URL
  * (default postgres://postgres@127.0.0.1:5432/postgres; `none` skips it).
  * Internal: `node --import tsx bench/stats.ts --case <dialect> <url> <kind> <days> <granularity> <runs> <end>`.
  */
@@ -17,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { okJson } from '../apps/server/src/http/envelope';
 import type { AppContext } from '../apps/server/src/app-context';
 import { openDb } from '../apps/server/src/db/client';
 import type { DbHandle } from '../apps/server/src/db/client';
@@ -25,7 +30,8 @@ import { migrationList } from '../apps/server/src/db/migrations';
 import type { AskLogsTable, RequestLogsTable } from '../apps/server/src/db/schema';
 import { askLogRepository } from '../apps/server/src/repositories/ask-log.repository';
 import { requestLogRepository } from '../apps/server/src/repositories/request-log.repository';
-import { askStats, requestStats } from '../apps/server/src/services/stats.service';
+import { askStatsJson, requestStatsJson } from '../apps/server/src/services/stats.service';
+import type { StatsRangeInput } from '../apps/server/src/services/stats.service';
 
 const DAY_MS = 86_400_000;
 /** The data ends here; queries end a little before (an unaligned end, as "now" is). */
@@ -168,12 +174,29 @@ interface CaseResult {
   granularity: number;
   runs: number;
   buckets: number;
+  /** Size of the serialized response body. */
+  body_kb: number;
+  /** The service's share of the median call (the rest is serializing its answer). */
+  service_median_ms: number;
   median_ms: number;
   max_ms: number;
   peak_rss_mb: number;
 }
 
-/** One case in this process: `runs` timed calls of the service (after one untimed warm-up). */
+/**
+ * The route's answer, as `routes/system.routes.ts` produces it: the service's JSON text in the success envelope
+ * (sent as the body as is).
+ */
+function routeAnswer(ctx: AppContext, kind: string, input: StatsRangeInput) {
+  return async (): Promise<{ body: string; service_ms: number }> => {
+    const began = performance.now();
+    const result = await (kind === 'ask' ? askStatsJson(ctx, input) : requestStatsJson(ctx, input));
+    const service_ms = performance.now() - began;
+    return { body: okJson(result), service_ms };
+  };
+}
+
+/** One case in this process: `runs` timed answers of the route (after one untimed warm-up). */
 async function runCase(args: string[]): Promise<void> {
   const [dialect, url, kind, days, granularity, runs, end] = args as [string, string, string, ...string[]];
   const handle = openDb({ databaseUrl: url, dataDir: tmpdir() });
@@ -183,25 +206,33 @@ async function runCase(args: string[]): Promise<void> {
     start_time: new Date(Date.parse(end!) - Number(days) * DAY_MS).toISOString(),
     end_time: end,
   };
-  const call = () => (kind === 'ask' ? askStats(ctx, input) : requestStats(ctx, input));
+  const call = routeAnswer(ctx, kind, input);
+  const bucketsOf = (body: string) => (JSON.parse(body) as { result: unknown[] }).result.length;
   const times: number[] = [];
+  const serviceTimes: number[] = [];
   // One untimed warm-up call, unless a single run is asked for (slow cases).
-  let buckets = Number(runs) > 1 ? (await call()).length : 0;
+  let last = Number(runs) > 1 ? (await call()).body : '';
   for (let i = 0; i < Number(runs); i++) {
     const began = performance.now();
-    buckets = (await call()).length;
+    const answer = await call();
     times.push(performance.now() - began);
+    serviceTimes.push(answer.service_ms);
+    last = answer.body;
   }
   await handle.close();
   times.sort((a, b) => a - b);
+  serviceTimes.sort((a, b) => a - b);
+  const median = (list: number[]) => Math.round(list[Math.floor((list.length - 1) / 2)]! * 10) / 10;
   const result: CaseResult = {
     dialect,
     kind: kind as CaseResult['kind'],
     days: Number(days),
     granularity: Number(granularity),
     runs: times.length,
-    buckets,
-    median_ms: Math.round(times[Math.floor((times.length - 1) / 2)]! * 10) / 10,
+    buckets: bucketsOf(last),
+    body_kb: Math.round(Buffer.byteLength(last) / 1024),
+    service_median_ms: median(serviceTimes),
+    median_ms: median(times),
     max_ms: Math.round(times[times.length - 1]! * 10) / 10,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
@@ -234,6 +265,7 @@ async function prepare(handle: DbHandle, rows: number): Promise<{ seed_s: number
 async function main(): Promise<void> {
   const rows = Number(process.argv[2] ?? 1_000_000);
   const runs = Number(process.argv[3] ?? 5);
+  const label = process.argv[4] ? `${process.argv[4]}-` : '';
   const pgBase = process.env.CC_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dir = mkdtempSync(path.join(tmpdir(), 'cc-bench-stats-'));
   const targets: { dialect: string; url: string; drop: () => Promise<void> }[] = [
@@ -297,7 +329,8 @@ async function main(): Promise<void> {
                 `${days} d`,
                 `${granularity} s`,
                 `${result.buckets} buckets`,
-                `median ${result.median_ms} ms`,
+                `${result.body_kb} kB`,
+                `median ${result.median_ms} ms (service ${result.service_median_ms})`,
                 `max ${result.max_ms} ms`,
                 `RSS ${result.peak_rss_mb} MB`,
               ].join('  '),
@@ -315,14 +348,16 @@ async function main(): Promise<void> {
       range: `${r.days} d`,
       granularity: r.granularity,
       buckets: r.buckets,
+      'body kB': r.body_kb,
       'median ms': r.median_ms,
+      'service ms': r.service_median_ms,
       'max ms': r.max_ms,
       'peak RSS MB': r.peak_rss_mb,
     })),
   );
   const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
   mkdirSync(out, { recursive: true });
-  const file = path.join(out, `stats-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(out, `stats-${label}${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify({ rows, runs, query_end: QUERY_END, setup, results }, null, 2)}\n`);
   console.log(`saved ${path.relative(process.cwd(), file)}`);
 }

@@ -228,18 +228,20 @@ export interface RunningAsksTable {
 }
 
 /**
- * Ask statistics per 30-minute bucket and source/model, kept as ask_logs rows arrive (and trimmed with them):
- * `bucket` is the bucket start in epoch seconds (UTC); `user_ids` the distinct users packed as `,3,17,` (`,` for
- * none). PostgreSQL returns `bigint` as a string: read `bucket` through Number().
+ * Ask statistics per source/model and bucket of each statistics granularity (`span`, seconds: 1800 … 86400), kept
+ * as ask_logs rows arrive (and trimmed with them): `bucket` is the bucket start in epoch seconds (UTC);
+ * `user_ids_json` the distinct users as a sorted JSON array, `[3,17]` (`[]` for none). PostgreSQL returns `bigint`
+ * as a string: read `bucket` through Number().
  */
 export interface AskStatsRollupsTable {
+  span: number;
   bucket: number;
   source: string;
   model: string;
   count: number;
   total_ask_time: number;
   total_queueing_time: number;
-  user_ids: string;
+  user_ids_json: string;
 }
 
 export interface RateEventsTable {
@@ -316,14 +318,15 @@ export interface RequestLogsTable {
   status: number;
 }
 
-/** Request statistics per 30-minute bucket and route/method, kept like {@link AskStatsRollupsTable}. */
+/** Request statistics per route/method and bucket of each granularity, kept like {@link AskStatsRollupsTable}. */
 export interface RequestStatsRollupsTable {
+  span: number;
   bucket: number;
   route_path: string;
   method: string;
   count: number;
   total_elapsed_ms: number;
-  user_ids: string;
+  user_ids_json: string;
 }
 
 /** A background task's schedule and last outcome (shared by every instance). */

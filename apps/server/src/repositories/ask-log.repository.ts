@@ -1,19 +1,22 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { AskLogRow, AskLogsTable, AskStatsRollupsTable } from '../db/schema';
-import type { DialectName } from '../db/client';
+import { dialectOf } from './executor';
 import type { Executor } from './executor';
 import {
   ROLLUP_SECONDS,
-  concatenatedUsers,
+  ROLLUP_SPANS,
   inTransaction,
+  jsRounded,
+  jsonString,
   mergedUsers,
-  packUser,
-  regroupedBucket,
-  rollupBucketBounds,
+  purgeRollups,
+  rollupBucketsJson,
   rollupParts,
+  startTimeMark,
   upsertBatches,
 } from './stats-rollup';
+import type { RollupShape } from './stats-rollup';
 
 /** How usage is grouped: per user, per source and model, or per UTC day. */
 export type UsageGrouping = 'user' | 'model' | 'day';
@@ -38,19 +41,34 @@ export interface UsageAggregate {
 
 type StatsRow = Pick<AskLogRow, 'time' | 'source' | 'model' | 'user_id' | 'ask_time' | 'queueing_time'>;
 
-/** Adds rows to their `ask_stats_rollups` buckets (a part per bucket, source, model and user; multi-row upserts). */
-async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<void> {
+const ASK_ROLLUPS: RollupShape = {
+  table: 'ask_stats_rollups',
+  keys: ['source', 'model'],
+  sums: ['total_ask_time', 'total_queueing_time'],
+};
+
+/**
+ * Adds rows to their `ask_stats_rollups` buckets of each granularity (`spans`; a part per span, bucket, source
+ * and model; multi-row upserts).
+ */
+async function addToRollups(
+  db: Executor,
+  rows: readonly StatsRow[],
+  spans: readonly number[] = ROLLUP_SPANS,
+): Promise<void> {
   const parts = rollupParts(
     rows,
+    spans,
     (r) => `${r.source}\u0000${r.model}`,
-    (bucket, r): AskStatsRollupsTable => ({
+    (span, bucket, r): AskStatsRollupsTable => ({
+      span,
       bucket,
       source: r.source,
       model: r.model,
       count: 0,
       total_ask_time: 0,
       total_queueing_time: 0,
-      user_ids: packUser(r.user_id),
+      user_ids_json: '[]',
     }),
     (p, r) => {
       p.count += 1;
@@ -58,16 +76,16 @@ async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<vo
       p.total_queueing_time += Number(r.queueing_time);
     },
   );
-  for (const batch of upsertBatches(parts, (p) => `${p.bucket}\u0000${p.source}\u0000${p.model}`)) {
+  for (const batch of upsertBatches(parts)) {
     await db
       .insertInto('ask_stats_rollups')
       .values(batch)
       .onConflict((oc) =>
-        oc.columns(['bucket', 'source', 'model']).doUpdateSet({
+        oc.columns(['span', 'bucket', 'source', 'model']).doUpdateSet({
           count: sql`ask_stats_rollups.count + excluded.count`,
           total_ask_time: sql`ask_stats_rollups.total_ask_time + excluded.total_ask_time`,
           total_queueing_time: sql`ask_stats_rollups.total_queueing_time + excluded.total_queueing_time`,
-          user_ids: mergedUsers('ask_stats_rollups'),
+          user_ids_json: mergedUsers('ask_stats_rollups', dialectOf(db)),
         }),
       )
       .execute();
@@ -111,41 +129,36 @@ export function askLogRepository(db: Executor) {
         .orderBy('time')
         .execute();
     },
-    /**
-     * Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds, on the primary key), regrouped
-     * in SQL to `granularity` seconds when coarser than the rollups: `start` is the bucket start, epoch seconds;
-     * regrouped `user_ids` are concatenated lists that can repeat a user.
-     */
-    listRollups(fromBucket: number, toBucket: number, granularity: number, dialect: DialectName) {
-      const q = db
+    /** 30-minute rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds), in bucket order. */
+    listRollups(fromBucket: number, toBucket: number) {
+      return db
         .selectFrom('ask_stats_rollups')
-        .where('bucket', '>=', fromBucket)
-        .where('bucket', '<', toBucket);
-      if (granularity === ROLLUP_SECONDS)
-        return q
-          .select([
-            sql<number>`bucket`.as('start'),
-            'source',
-            'model',
-            'count',
-            'total_ask_time',
-            'total_queueing_time',
-            'user_ids',
-          ])
-          .execute();
-      const start = regroupedBucket(granularity);
-      return q
         .select([
-          start.as('start'),
+          'bucket',
           'source',
           'model',
-          sql<number>`sum(count)`.as('count'),
-          sql<number>`sum(total_ask_time)`.as('total_ask_time'),
-          sql<number>`sum(total_queueing_time)`.as('total_queueing_time'),
-          concatenatedUsers(dialect).as('user_ids'),
+          'count',
+          'total_ask_time',
+          'total_queueing_time',
+          'user_ids_json',
         ])
-        .groupBy([start, 'source', 'model'])
+        .where('span', '=', ROLLUP_SECONDS)
+        .where('bucket', '>=', fromBucket)
+        .where('bucket', '<', toBucket)
+        .orderBy('bucket')
         .execute();
+    },
+    /**
+     * The answer's buckets of `span` seconds starting in [fromBucket, toBucket), built in SQL: per bucket, in bucket
+     * order, the JSON objects of its rows joined by `,` (see rollupBucketsJson).
+     */
+    rollupsJson(span: number, fromBucket: number, toBucket: number): Promise<string[]> {
+      const d = dialectOf(db);
+      const object = sql<string>`'{"_id":{"start_time":"' || ${startTimeMark(d)} || '","meta":{"source":'
+        || ${jsonString('source', d)} || ',"model":' || ${jsonString('model', d)} || '}},"count":' || count
+        || ',"user_ids":' || user_ids_json || ',"total_ask_time":' || ${jsRounded(sql`total_ask_time`, 1000)}
+        || ',"total_queueing_time":' || ${jsRounded(sql`total_queueing_time`, 1000)} || '}'`;
+      return rollupBucketsJson(db, ASK_ROLLUPS, object, span, fromBucket, toBucket);
     },
     /** The newest rows first, optionally within [start, end). */
     /** The newest asks in [start, end), with the asker's username. */
@@ -217,15 +230,15 @@ export function askLogRepository(db: Executor) {
         .execute();
     },
     /**
-     * Deletes the rows before `time` and their rollups: whole buckets go, and the bucket holding `time` is built
+     * Deletes the rows before `time` and their rollups: whole buckets go, and the buckets holding `time` are built
      * again from the rows it keeps.
      */
     async purgeBefore(time: string): Promise<number> {
-      const edge = rollupBucketBounds(time);
       return inTransaction(db, async (trx) => {
         const r = await trx.deleteFrom('ask_logs').where('time', '<', time).executeTakeFirst();
-        await trx.deleteFrom('ask_stats_rollups').where('bucket', '<=', edge.bucket).execute();
-        await addToRollups(trx, await askLogRepository(trx).listForStats(edge.start, edge.end));
+        await purgeRollups(trx, ASK_ROLLUPS, time, async (start, end) =>
+          addToRollups(trx, await askLogRepository(trx).listForStats(start, end), [ROLLUP_SECONDS]),
+        );
         return Number(r.numDeletedRows);
       });
     },

@@ -1,52 +1,70 @@
 import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { RequestLogsTable, RequestStatsRollupsTable } from '../db/schema';
-import type { DialectName } from '../db/client';
+import { dialectOf } from './executor';
 import type { Executor } from './executor';
 import {
   ROLLUP_SECONDS,
-  concatenatedUsers,
+  ROLLUP_SPANS,
   inTransaction,
+  jsRounded,
+  jsonString,
   mergedUsers,
-  packUser,
-  regroupedBucket,
-  rollupBucketBounds,
+  purgeRollups,
+  rollupBucketsJson,
   rollupParts,
+  startTimeMark,
   upsertBatches,
 } from './stats-rollup';
+import type { RollupShape } from './stats-rollup';
 
 type StatsRow = Pick<
   Selectable<RequestLogsTable>,
   'time' | 'route_path' | 'method' | 'user_id' | 'elapsed_ms'
 >;
 
-/** Adds rows to their `request_stats_rollups` buckets (a part per bucket, route, method and user; multi-row upserts). */
-async function addToRollups(db: Executor, rows: readonly StatsRow[]): Promise<void> {
+const REQUEST_ROLLUPS: RollupShape = {
+  table: 'request_stats_rollups',
+  keys: ['route_path', 'method'],
+  sums: ['total_elapsed_ms'],
+};
+
+/**
+ * Adds rows to their `request_stats_rollups` buckets of each granularity (`spans`; a part per span, bucket,
+ * route and method; multi-row upserts).
+ */
+async function addToRollups(
+  db: Executor,
+  rows: readonly StatsRow[],
+  spans: readonly number[] = ROLLUP_SPANS,
+): Promise<void> {
   const parts = rollupParts(
     rows,
+    spans,
     (r) => `${r.route_path}\u0000${r.method}`,
-    (bucket, r): RequestStatsRollupsTable => ({
+    (span, bucket, r): RequestStatsRollupsTable => ({
+      span,
       bucket,
       route_path: r.route_path,
       method: r.method,
       count: 0,
       total_elapsed_ms: 0,
-      user_ids: packUser(r.user_id),
+      user_ids_json: '[]',
     }),
     (p, r) => {
       p.count += 1;
       p.total_elapsed_ms += Number(r.elapsed_ms);
     },
   );
-  for (const batch of upsertBatches(parts, (p) => `${p.bucket}\u0000${p.route_path}\u0000${p.method}`)) {
+  for (const batch of upsertBatches(parts)) {
     await db
       .insertInto('request_stats_rollups')
       .values(batch)
       .onConflict((oc) =>
-        oc.columns(['bucket', 'route_path', 'method']).doUpdateSet({
+        oc.columns(['span', 'bucket', 'route_path', 'method']).doUpdateSet({
           count: sql`request_stats_rollups.count + excluded.count`,
           total_elapsed_ms: sql`request_stats_rollups.total_elapsed_ms + excluded.total_elapsed_ms`,
-          user_ids: mergedUsers('request_stats_rollups'),
+          user_ids_json: mergedUsers('request_stats_rollups', dialectOf(db)),
         }),
       )
       .execute();
@@ -77,50 +95,39 @@ export function requestLogRepository(db: Executor) {
         .orderBy('time')
         .execute();
     },
-    /**
-     * Rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds, on the primary key), regrouped
-     * in SQL to `granularity` seconds when coarser than the rollups: `start` is the bucket start, epoch seconds;
-     * regrouped `user_ids` are concatenated lists that can repeat a user.
-     */
-    listRollups(fromBucket: number, toBucket: number, granularity: number, dialect: DialectName) {
-      const q = db
+    /** 30-minute rollup rows of the buckets starting in [fromBucket, toBucket) (epoch seconds), in bucket order. */
+    listRollups(fromBucket: number, toBucket: number) {
+      return db
         .selectFrom('request_stats_rollups')
+        .select(['bucket', 'route_path', 'method', 'count', 'total_elapsed_ms', 'user_ids_json'])
+        .where('span', '=', ROLLUP_SECONDS)
         .where('bucket', '>=', fromBucket)
-        .where('bucket', '<', toBucket);
-      if (granularity === ROLLUP_SECONDS)
-        return q
-          .select([
-            sql<number>`bucket`.as('start'),
-            'route_path',
-            'method',
-            'count',
-            'total_elapsed_ms',
-            'user_ids',
-          ])
-          .execute();
-      const start = regroupedBucket(granularity);
-      return q
-        .select([
-          start.as('start'),
-          'route_path',
-          'method',
-          sql<number>`sum(count)`.as('count'),
-          sql<number>`sum(total_elapsed_ms)`.as('total_elapsed_ms'),
-          concatenatedUsers(dialect).as('user_ids'),
-        ])
-        .groupBy([start, 'route_path', 'method'])
+        .where('bucket', '<', toBucket)
+        .orderBy('bucket')
         .execute();
     },
     /**
-     * Deletes the rows before `time` and their rollups: whole buckets go, and the bucket holding `time` is built
+     * The answer's buckets of `span` seconds starting in [fromBucket, toBucket), built in SQL: per bucket, in bucket
+     * order, the JSON objects of its rows joined by `,` (see rollupBucketsJson).
+     */
+    rollupsJson(span: number, fromBucket: number, toBucket: number): Promise<string[]> {
+      const d = dialectOf(db);
+      const object = sql<string>`'{"_id":{"start_time":"' || ${startTimeMark(d)} || '","route_path":'
+        || ${jsonString('route_path', d)} || ',"method":' || ${jsonString('method', d)} || '},"count":' || count
+        || ',"user_ids":' || user_ids_json || ',"avg_elapsed_ms":' || ${jsRounded(sql`total_elapsed_ms / count`, 100)}
+        || '}'`;
+      return rollupBucketsJson(db, REQUEST_ROLLUPS, object, span, fromBucket, toBucket);
+    },
+    /**
+     * Deletes the rows before `time` and their rollups: whole buckets go, and the buckets holding `time` are built
      * again from the rows it keeps.
      */
     async purgeBefore(time: string): Promise<number> {
-      const edge = rollupBucketBounds(time);
       return inTransaction(db, async (trx) => {
         const r = await trx.deleteFrom('request_logs').where('time', '<', time).executeTakeFirst();
-        await trx.deleteFrom('request_stats_rollups').where('bucket', '<=', edge.bucket).execute();
-        await addToRollups(trx, await requestLogRepository(trx).listForStats(edge.start, edge.end));
+        await purgeRollups(trx, REQUEST_ROLLUPS, time, async (start, end) =>
+          addToRollups(trx, await requestLogRepository(trx).listForStats(start, end), [ROLLUP_SECONDS]),
+        );
         return Number(r.numDeletedRows);
       });
     },

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MASKED_SECRET } from '@cc/contracts';
+import { z } from 'zod';
+import { AskStatsBucket, MASKED_SECRET, RequestStatsBucket, TIPS, envelope } from '@cc/contracts';
 import type { ConfigWriteInput } from '@cc/contracts';
 import { buildApp } from '../app';
 import { loadConfig } from '../config/bootstrap';
@@ -191,6 +192,27 @@ describe('statistics', () => {
         avg_elapsed_ms: 50,
       },
     ]);
+  });
+
+  it('answers JSON text that its response schema reads as is, in the envelope', async () => {
+    for (const g of [1800, 3600]) {
+      for (const [kind, bucket] of [
+        ['ask', AskStatsBucket],
+        ['request', RequestStatsBucket],
+      ] as const) {
+        const r = await get(
+          `/api/system/stats/${kind}?granularity=${g}&start_time=2019-12-31T23:00:00Z&end_time=2020-01-01T04:17:00Z`,
+        );
+        expect(r.statusCode).toBe(200);
+        expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+        const body = r.json();
+        expect(body.code).toBe(200);
+        expect(body.message).toBe(TIPS.requestSuccess);
+        expect(body.result.length).toBeGreaterThan(0);
+        // Parsing strips any key the schema does not know: equal means none.
+        expect(envelope(z.array(bucket)).parse(body)).toEqual(body);
+      }
+    }
   });
 
   it('refuses a granularity outside the list and an inverted range (422 with detail)', async () => {

@@ -29,12 +29,12 @@ import {
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { auditActor } from '../http/audit-actor';
-import { ok } from '../http/envelope';
+import { ok, okJson, sendJsonText } from '../http/envelope';
 import { exportAuditCsv, listAudit } from '../services/audit.service';
 import { runTaskNow, runTaskWith, updateTask } from '../services/task.service';
 import { syncOpenaiWebConversations } from '../services/conversation-sync.service';
 import { completionLogs, serverLogLines } from '../services/log.service';
-import { askStats, requestStats, systemInfo } from '../services/stats.service';
+import { askStatsJson, requestStatsJson, systemInfo } from '../services/stats.service';
 import { usageCsv, usageReport } from '../services/usage.service';
 import { SYNC_TASK, describeSync } from '../tasks/builtin';
 import {
@@ -69,7 +69,8 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: envelope(z.array(RequestStatsBucket)) },
       },
     },
-    async (request) => ok(await requestStats(ctx, request.query)),
+    // Built as JSON text (tens of thousands of buckets): sent as is, past the schema's serializer.
+    async (request, reply) => sendJsonText(reply, okJson(await requestStatsJson(ctx, request.query))),
   );
 
   r.get(
@@ -82,7 +83,7 @@ export function systemRoutes(app: FastifyInstance, ctx: AppContext): void {
         response: { 200: envelope(z.array(AskStatsBucket)) },
       },
     },
-    async (request) => ok(await askStats(ctx, request.query)),
+    async (request, reply) => sendJsonText(reply, okJson(await askStatsJson(ctx, request.query))),
   );
 
   r.post(

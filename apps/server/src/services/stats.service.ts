@@ -1,12 +1,13 @@
-import type { AskStatsBucket, RequestStatsBucket, SystemInfo } from '@cc/contracts';
+import type { SystemInfo } from '@cc/contracts';
 import { ERROR_DETAILS, SOURCES } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { fail } from '../errors/app-error';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { requestLogRepository } from '../repositories/request-log.repository';
-import { ROLLUP_SECONDS, unpackUsers } from '../repositories/stats-rollup';
+import { ROLLUP_SECONDS } from '../repositories/stats-rollup';
 import { userRepository } from '../repositories/user.repository';
+import { StatsBucketsWriter, jsonArray } from './stats-json';
 
 const DAY_MS = 86_400_000;
 /** The widest range one statistics call may cover. */
@@ -39,172 +40,139 @@ const ROLLUP_MS = ROLLUP_SECONDS * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Sums of timings stored to the millisecond: rounding drops the float noise of adding them up. */
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const quote = (s: string) => JSON.stringify(s);
 
 /**
- * Splits [start, end) into the whole rollup buckets inside it (epoch seconds, read from the rollups) and the
- * partial buckets at its edges (ISO ranges, read from the log rows, at most 30 minutes each).
+ * How one kind of statistics reads its rollups and log rows and writes its buckets (requests: route and method,
+ * one sum; asks: source and model, two sums).
  */
-function splitRange(start: string, end: string): { rollups: [number, number] | null; rows: string[][] } {
-  const s = Date.parse(start);
-  const e = Date.parse(end);
+interface StatsKind<Rollup, Row> {
+  /** The answer's objects per whole bucket of `span` seconds, built by the database. */
+  rollupsJson(span: number, fromBucket: number, toBucket: number): Promise<string[]>;
+  /** 30-minute rollup rows, in bucket order. */
+  rollups(fromBucket: number, toBucket: number): Promise<Rollup[]>;
+  /** Log rows in [start, end), in time order. */
+  rows(start: string, end: string): Promise<Row[]>;
+  writer(granularity: number): StatsBucketsWriter;
+  addRollup(writer: StatsBucketsWriter, rollup: Rollup): void;
+  addRow(writer: StatsBucketsWriter, row: Row): void;
+}
+
+/**
+ * The objects of a part of the range lying within one bucket of the granularity (epoch ms [s, e)), put together
+ * here: the whole 30-minute buckets inside it from their rollups, the rest from the log rows (at most 30 minutes
+ * at each end).
+ */
+async function partialBucket<Rollup, Row>(
+  kind: StatsKind<Rollup, Row>,
+  granularity: number,
+  s: number,
+  e: number,
+): Promise<string> {
   const first = Math.ceil(s / ROLLUP_MS) * ROLLUP_MS;
   const last = Math.floor(e / ROLLUP_MS) * ROLLUP_MS;
-  if (first >= last) return { rollups: null, rows: [[start, end]] };
-  const rows: string[][] = [];
-  if (s < first) rows.push([start, iso(first)]);
-  if (last < e) rows.push([iso(last), end]);
-  return { rollups: [first / 1000, last / 1000], rows };
-}
-
-interface Entry<G> {
-  group: G;
-  /** User ids as added (a rollup's list, or one row's user): made distinct and sorted at the end. */
-  users: number[];
-  /** How many lists and rows fed `users`: with one list only, it is already distinct. */
-  parts: number;
-}
-
-/** Ascending, without repeats (`distinct`: known to hold no repeats). Sorted as 32-bit integers, natively. */
-function sortedIds(users: number[], distinct: boolean): number[] {
-  const sorted = Int32Array.from(users).sort();
-  if (distinct) return Array.from(sorted);
-  const out: number[] = [];
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) out.push(sorted[i]!);
-  return out;
+  const whole = first < last;
+  const [before, rollups, after] = await Promise.all([
+    !whole ? kind.rows(iso(s), iso(e)) : s < first ? kind.rows(iso(s), iso(first)) : [],
+    whole ? kind.rollups(first / 1000, last / 1000) : [],
+    whole && last < e ? kind.rows(iso(last), iso(e)) : [],
+  ]);
+  const writer = kind.writer(granularity);
+  for (const row of before) kind.addRow(writer, row);
+  for (const rollup of rollups) kind.addRollup(writer, rollup);
+  for (const row of after) kind.addRow(writer, row);
+  return writer.done();
 }
 
 /**
- * Groups per bucket of the granularity (floored to a multiple of it since the UTC epoch) and key, with the
- * distinct users. Groups come out in ascending bucket order, then by key.
+ * The JSON text of the answer's buckets for the range: the whole buckets of the granularity from its own rollup
+ * level, as the database writes them; the partial buckets at the range's edges put together here.
  */
-function grouper<G extends { user_ids: number[] }>(granularity: number) {
-  const size = granularity * 1000;
-  const buckets = new Map<number, Map<string, Entry<G>>>();
-  return {
-    /** The group of the bucket holding `ms` (epoch ms) and `key`, made by `init(bucketStart)` when new. */
-    at(ms: number, key: string, init: (start: string) => G, parts = 1): Entry<G> {
-      const startMs = ms - (((ms % size) + size) % size);
-      let bucket = buckets.get(startMs);
-      if (!bucket) {
-        bucket = new Map();
-        buckets.set(startMs, bucket);
-      }
-      let entry = bucket.get(key);
-      if (!entry) {
-        entry = { group: init(iso(startMs)), users: [], parts: 0 };
-        bucket.set(key, entry);
-      }
-      entry.parts += parts;
-      return entry;
-    },
-    done(): G[] {
-      const out: G[] = [];
-      for (const startMs of [...buckets.keys()].sort((a, b) => a - b)) {
-        const bucket = buckets.get(startMs)!;
-        for (const key of [...bucket.keys()].sort()) {
-          const entry = bucket.get(key)!;
-          entry.group.user_ids = sortedIds(entry.users, entry.parts === 1);
-          out.push(entry.group);
-        }
-      }
-      return out;
-    },
-  };
-}
-
-/**
- * Request counts, users and mean elapsed time per bucket, route and method: whole 30-minute buckets from the
- * rollups, the partial ones at the range's edges from the log rows.
- */
-export async function requestStats(ctx: AppContext, input: StatsRangeInput): Promise<RequestStatsBucket[]> {
+async function statsJson<Rollup, Row>(kind: StatsKind<Rollup, Row>, input: StatsRangeInput): Promise<string> {
   const { start, end } = statsRange(input);
+  const g = input.granularity;
+  const size = g * 1000;
+  const s = Date.parse(start);
+  const e = Date.parse(end);
+  const first = Math.ceil(s / size) * size;
+  const last = Math.floor(e / size) * size;
+  if (first >= last) return jsonArray([await partialBucket(kind, g, s, e)]);
+  const [head, whole, tail] = await Promise.all([
+    s < first ? partialBucket(kind, g, s, first) : '',
+    kind.rollupsJson(g, first / 1000, last / 1000),
+    last < e ? partialBucket(kind, g, last, e) : '',
+  ]);
+  return jsonArray([head, ...whole, tail]);
+}
+
+/**
+ * Request counts, users and mean elapsed time per bucket, route and method, as the JSON text of the answer (a
+ * RequestStatsBucket[]).
+ */
+export function requestStatsJson(ctx: AppContext, input: StatsRangeInput): Promise<string> {
   const repo = requestLogRepository(ctx.dbHandle.db);
-  const split = splitRange(start, end);
-  const [rollups, ...edges] = await Promise.all([
-    split.rollups ? repo.listRollups(...split.rollups, input.granularity, ctx.dbHandle.dialect) : [],
-    ...split.rows.map(([s, e]) => repo.listForStats(s!, e!)),
-  ]);
-  const totals = new WeakMap<RequestStatsBucket, number>();
-  const groups = grouper<RequestStatsBucket>(input.granularity);
-  /** A regrouped rollup row's list may repeat users (it joins several buckets' lists). */
-  const lists = input.granularity > ROLLUP_SECONDS ? 2 : 1;
-  const at = (ms: number, routePath: string, method: string, parts?: number) =>
-    groups.at(
-      ms,
-      `${routePath}\u0000${method}`,
-      (s) => ({
-        _id: { start_time: s, route_path: routePath, method },
-        count: 0,
-        user_ids: [],
-        avg_elapsed_ms: 0,
-      }),
-      parts,
-    );
-  for (const r of rollups) {
-    const { group, users } = at(Number(r.start) * 1000, r.route_path, r.method, lists);
-    group.count += Number(r.count);
-    totals.set(group, (totals.get(group) ?? 0) + Number(r.total_elapsed_ms));
-    unpackUsers(r.user_ids, users);
-  }
-  for (const r of edges.flat()) {
-    const { group, users } = at(Date.parse(r.time), r.route_path, r.method);
-    group.count += 1;
-    totals.set(group, (totals.get(group) ?? 0) + Number(r.elapsed_ms));
-    if (r.user_id !== null) users.push(r.user_id);
-  }
-  const result = groups.done();
-  for (const g of result) g.avg_elapsed_ms = Math.round(((totals.get(g) ?? 0) / g.count) * 100) / 100;
-  return result;
+  return statsJson(
+    {
+      rollupsJson: (span, from, to) => repo.rollupsJson(span, from, to),
+      rollups: (from, to) => repo.listRollups(from, to),
+      rows: (from, to) => repo.listForStats(from, to),
+      writer: (granularity) =>
+        new StatsBucketsWriter(
+          granularity,
+          (routePath, method) => `,"route_path":${quote(routePath)},"method":${quote(method)}},"count":`,
+          (g) => `"avg_elapsed_ms":${Math.round((g.sum1 / g.count) * 100) / 100}`,
+        ),
+      addRollup(writer, r) {
+        const g = writer.at(Number(r.bucket) * 1000, r.route_path, r.method);
+        g.count += Number(r.count);
+        g.sum1 += Number(r.total_elapsed_ms);
+        g.lists.push(r.user_ids_json);
+      },
+      addRow(writer, r) {
+        const g = writer.at(Date.parse(r.time), r.route_path, r.method);
+        g.count += 1;
+        g.sum1 += Number(r.elapsed_ms);
+        if (r.user_id !== null) g.users.push(r.user_id);
+      },
+    },
+    input,
+  );
 }
 
 /**
- * Ask counts, users and summed queueing and answering time per bucket, source and model: whole 30-minute buckets
- * from the rollups, the partial ones at the range's edges from the log rows.
+ * Ask counts, users and summed queueing and answering time per bucket, source and model, as the JSON text of the
+ * answer (an AskStatsBucket[]).
  */
-export async function askStats(ctx: AppContext, input: StatsRangeInput): Promise<AskStatsBucket[]> {
-  const { start, end } = statsRange(input);
+export function askStatsJson(ctx: AppContext, input: StatsRangeInput): Promise<string> {
   const repo = askLogRepository(ctx.dbHandle.db);
-  const split = splitRange(start, end);
-  const [rollups, ...edges] = await Promise.all([
-    split.rollups ? repo.listRollups(...split.rollups, input.granularity, ctx.dbHandle.dialect) : [],
-    ...split.rows.map(([s, e]) => repo.listForStats(s!, e!)),
-  ]);
-  const groups = grouper<AskStatsBucket>(input.granularity);
-  /** A regrouped rollup row's list may repeat users (it joins several buckets' lists). */
-  const lists = input.granularity > ROLLUP_SECONDS ? 2 : 1;
-  const at = (ms: number, source: string, model: string, parts?: number) =>
-    groups.at(
-      ms,
-      `${source}\u0000${model}`,
-      (s) => ({
-        _id: { start_time: s, meta: { source, model } },
-        count: 0,
-        user_ids: [],
-        total_ask_time: 0,
-        total_queueing_time: 0,
-      }),
-      parts,
-    );
-  for (const r of rollups) {
-    const { group, users } = at(Number(r.start) * 1000, r.source, r.model, lists);
-    group.count += Number(r.count);
-    group.total_ask_time += Number(r.total_ask_time);
-    group.total_queueing_time += Number(r.total_queueing_time);
-    unpackUsers(r.user_ids, users);
-  }
-  for (const r of edges.flat()) {
-    const { group, users } = at(Date.parse(r.time), r.source, r.model);
-    group.count += 1;
-    group.total_ask_time += Number(r.ask_time);
-    group.total_queueing_time += Number(r.queueing_time);
-    if (r.user_id !== null) users.push(r.user_id);
-  }
-  const result = groups.done();
-  for (const g of result) {
-    g.total_ask_time = round3(g.total_ask_time);
-    g.total_queueing_time = round3(g.total_queueing_time);
-  }
-  return result;
+  return statsJson(
+    {
+      rollupsJson: (span, from, to) => repo.rollupsJson(span, from, to),
+      rollups: (from, to) => repo.listRollups(from, to),
+      rows: (from, to) => repo.listForStats(from, to),
+      writer: (granularity) =>
+        new StatsBucketsWriter(
+          granularity,
+          (source, model) => `,"meta":{"source":${quote(source)},"model":${quote(model)}}},"count":`,
+          (g) => `"total_ask_time":${round3(g.sum1)},"total_queueing_time":${round3(g.sum2)}`,
+        ),
+      addRollup(writer, r) {
+        const g = writer.at(Number(r.bucket) * 1000, r.source, r.model);
+        g.count += Number(r.count);
+        g.sum1 += Number(r.total_ask_time);
+        g.sum2 += Number(r.total_queueing_time);
+        g.lists.push(r.user_ids_json);
+      },
+      addRow(writer, r) {
+        const g = writer.at(Date.parse(r.time), r.source, r.model);
+        g.count += 1;
+        g.sum1 += Number(r.ask_time);
+        g.sum2 += Number(r.queueing_time);
+        if (r.user_id !== null) g.users.push(r.user_id);
+      },
+    },
+    input,
+  );
 }
 
 /** Startup time, users and conversations (both sources, and per source). Counts run in SQL, never row loads. */

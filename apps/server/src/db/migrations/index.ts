@@ -18,6 +18,7 @@ import { signIn } from './2026-11-25-02-sign-in';
 import { pins } from './2026-11-25-03-pins';
 import { listOrder } from './2026-11-25-04-list-order';
 import { searchOrder } from './2026-11-26-02-search-order';
+import { statsRollupIds } from './2026-11-26-03-stats-rollup-ids';
 import { searchWhenFinished } from './2026-11-26-04-search-when-finished';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
@@ -41,6 +42,7 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-25-03-pins': pins(),
     '2026-11-25-04-list-order': listOrder(),
     '2026-11-26-02-search-order': searchOrder(dialect),
+    '2026-11-26-03-stats-rollup-ids': statsRollupIds(dialect),
     '2026-11-26-04-search-when-finished': searchWhenFinished(dialect),
   };
 }
