@@ -49,6 +49,33 @@ const assistantText = (frames: AskResponse[]) => {
   return last?.type === 'message' && last.message ? messageText(last.message) : '';
 };
 
+const CHUNK_SIZE = 8;
+/** The stall comes after six stream events: the assistant role, then five pieces of CHUNK_SIZE characters. */
+const STALLED_CHARS = 5 * CHUNK_SIZE;
+
+/** An ask whose upstream pauses mid-answer (for the whole test: the read timeout is long). */
+function stalledAsk(cookie: string) {
+  t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE });
+  return openAsk(
+    url,
+    {
+      source: 'openai_api',
+      model: 'gpt_3_5',
+      new_conversation: true,
+      text_content: '#fault:stall=6 #long 200',
+    },
+    cookie,
+  );
+}
+
+/** Waits until everything before the pause has arrived (nothing more comes); returns the conversation id. */
+async function untilStalled(live: ReturnType<typeof openAsk>): Promise<string> {
+  await until(() => assistantText(live.frames).length >= STALLED_CHARS, 10_000);
+  expect(assistantText(live.frames)).toHaveLength(STALLED_CHARS);
+  const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
+  return conv.type === 'message' ? conv.conversation_id : '';
+}
+
 describe('what an ask leaves behind', () => {
   it('an answer without any content is an upstream error: refunded, logged uncharged, no conversation', async () => {
     const { port } = emptyUpstream.address() as AddressInfo;
@@ -80,26 +107,9 @@ describe('what an ask leaves behind', () => {
 
   it('while the upstream pauses mid-answer, what arrived reaches the database within about a second', async () => {
     const u = await user();
-    const chunkSize = 8;
-    t.ctx.demo!.emulator.setKnobs({ chunkSize });
-    const live = openAsk(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: true,
-        text_content: '#fault:stall=6 #long 200',
-      },
-      u.cookie,
-    );
+    const live = stalledAsk(u.cookie);
     try {
-      // The stall comes after six stream events: the assistant role, then five pieces of `chunkSize` characters.
-      // Wait until all of them have arrived (nothing more comes while the upstream pauses).
-      const seen = 5 * chunkSize;
-      await until(() => assistantText(live.frames).length >= seen, 10_000);
-      expect(assistantText(live.frames)).toHaveLength(seen);
-      const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
-      const id = conv.type === 'message' ? conv.conversation_id : '';
+      const id = await untilStalled(live);
       const stored = async () => {
         const row = await t.ctx.dbHandle.db
           .selectFrom('messages')
@@ -109,7 +119,7 @@ describe('what an ask leaves behind', () => {
           .executeTakeFirst();
         return row?.text.length ?? 0;
       };
-      await until(async () => (await stored()) >= seen, 3000);
+      await until(async () => (await stored()) >= STALLED_CHARS, 3000);
     } finally {
       live.close();
       await live.closed;
@@ -118,18 +128,7 @@ describe('what an ask leaves behind', () => {
 
   it('an answer still arriving is stored as streaming, outside the search index; stopping it finishes it', async () => {
     const u = await user();
-    const chunkSize = 8;
-    t.ctx.demo!.emulator.setKnobs({ chunkSize });
-    const live = openAsk(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: true,
-        text_content: '#fault:stall=6 #long 200',
-      },
-      u.cookie,
-    );
+    const live = stalledAsk(u.cookie);
     const db = t.ctx.dbHandle.db;
     let id = '';
     const rows = () =>
@@ -150,9 +149,7 @@ describe('what an ask leaves behind', () => {
           ).map((r) => r.message_id)
         : null;
     try {
-      await until(() => assistantText(live.frames).length >= 5 * chunkSize, 10_000);
-      const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
-      id = conv.type === 'message' ? conv.conversation_id : '';
+      id = await untilStalled(live);
       await t.ctx.answers.flush();
       const during = await rows();
       expect(during.map((r) => [r.role, r.streaming])).toEqual([
