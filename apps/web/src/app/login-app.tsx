@@ -1,8 +1,8 @@
 import { Alert, AppShell, Anchor, Group } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { isSafeRedirect, paths } from '../config/paths';
-import { LoginPage } from '../features/auth/components/login-page';
+import { paths } from '../config/paths';
+import { LoginPage, alreadyLoggedInTarget } from '../features/auth/components/login-page';
 import { i18n } from '../i18n';
 import { ApiError, onRequestError } from '../lib/api-client';
 import { describeRequestError } from '../lib/errors';
@@ -80,10 +80,7 @@ function useAlreadyLoggedIn(search: URLSearchParams, leaveFor: (target: string) 
   useEffect(() => {
     if (!checking) return;
     getMe({ noAuthDialog: true, silent: true }).then(
-      () => {
-        const target = search.get('redirect');
-        leaveFor(isSafeRedirect(target) && !target.startsWith('/login') ? target : paths.conversation());
-      },
+      () => leaveFor(alreadyLoggedInTarget(search.get('redirect'))),
       (error: unknown) => {
         if (error instanceof ApiError) clearLoginFlag();
         setChecking(false);

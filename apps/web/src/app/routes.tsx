@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { ADMIN_PAGES, isSafeRedirect, paths } from '../config/paths';
+import { ADMIN_PAGES, paths } from '../config/paths';
+import { alreadyLoggedInTarget } from '../features/auth';
 import { loadAdminStrings } from '../i18n';
 import { ensureUser, setLoginFlag } from '../lib/session';
 import { loadSessionIfAny, requireAccess } from './guards';
@@ -80,10 +81,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
             if (new URL(request.url).searchParams.get('sso') === 'done') setLoginFlag();
             const user = await ensureUser(client).catch(() => null);
             if (!user) return null;
-            const target = new URL(request.url).searchParams.get('redirect');
-            return redirect(
-              isSafeRedirect(target) && !target.startsWith('/login') ? target : paths.conversation(),
-            );
+            return redirect(alreadyLoggedInTarget(new URL(request.url).searchParams.get('redirect')));
           },
         },
         {

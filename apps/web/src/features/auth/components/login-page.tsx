@@ -12,6 +12,11 @@ export function postLoginTarget(redirect: string | null, user: Pick<UserRead, 'i
   return user.is_superuser ? paths.admin() : paths.conversation();
 }
 
+/** Where a visitor who is already logged in goes from /login: the redirect query when it is a local path, else the chat. */
+export function alreadyLoggedInTarget(redirect: string | null): string {
+  return isSafeRedirect(redirect) && !redirect.startsWith('/login') ? redirect : paths.conversation();
+}
+
 /** The reasons the server gives when single sign-on did not work (`?sso_error=`). */
 const SSO_ERRORS = ['unavailable', 'refused', 'failed', 'invite'];
 
