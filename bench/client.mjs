@@ -29,6 +29,8 @@ const { values } = parseArgs({
     build: { type: 'boolean', default: false },
     /** Also write CPU profiles of the first runs (bench/results/client-open.cpuprofile, client-stream.cpuprofile). */
     profile: { type: 'boolean', default: false },
+    /** Also write a Chromium trace of the first streaming run (bench/results/client-stream.trace.json). */
+    trace: { type: 'boolean', default: false },
   },
 });
 const PORT = Number(values.port);
@@ -318,6 +320,12 @@ for (let run = 0; run < RUNS; run++) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  const tracing = values.trace && run === 0;
+  if (tracing)
+    await browser.startTracing(p, {
+      path: path.join(root, 'bench/results/client-stream.trace.json'),
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'],
+    });
   const before = await read();
   const t0 = Date.now();
   await p.getByTestId('chat-input').press('Enter');
@@ -329,6 +337,7 @@ for (let run = 0; run < RUNS; run++) {
   await sleep(300);
   const after = await read();
   const wallMs = Date.now() - t0;
+  if (tracing) await browser.stopTracing();
   if (profiling) {
     const { profile } = await cdp.send('Profiler.stop');
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -43,6 +43,35 @@ test('a reload during an answer shows it continuing live, and stop still works',
   await expect(lastRow(page)).toContainText(before.slice(0, 20));
 });
 
+test('a long answer is followed to its end while it streams, and scrolling up stops following', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 600 });
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E follow ${Date.now() % 100000}`);
+  const list = page.getByTestId('message-list');
+  const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  await send(page, '#long 900 a long answer');
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  // Taller than the view while it streams, and kept at the bottom.
+  await expect
+    .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
+    .toBe(true);
+  await expect.poll(gap).toBeLessThan(2);
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
+  await expect.poll(gap).toBeLessThan(2);
+  await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toHaveCount(0);
+
+  // Scrolled up: the next answer does not pull the reader down; the button brings them back.
+  await send(page, '#long 600 another one');
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  await list.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toBeVisible();
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
+  expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50);
+  await page.getByRole('button', { name: 'Jump to the latest message' }).click();
+  await expect.poll(gap).toBeLessThan(2);
+});
+
 for (const [source, model] of [
   ['OpenAI Web', /^GPT-3\.5/],
   ['OpenAI API', /^GPT-3\.5/],

@@ -54,6 +54,10 @@ export function MessageList({
     estimateSize: () => 140,
     overscan: 4,
     getItemKey: (index) => groups[index]?.id ?? index,
+    // The rows' places and the list's height are written to the DOM directly; the list re-renders only when rows
+    // come into or leave the view. Following a streaming answer scrolls every frame and its row grows: that no
+    // longer re-renders the list once per scroll and per measurement.
+    directDomUpdates: true,
   });
 
   const scrollToBottom = useCallback(
@@ -146,7 +150,7 @@ export function MessageList({
         tabIndex={0}
         aria-label={t('render.messages')}
       >
-        <div className="cc-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="cc-list-inner" ref={virtualizer.containerRef}>
           {items.map((item) => {
             const group = groups[item.index];
             if (!group) return null;
@@ -157,7 +161,6 @@ export function MessageList({
                 ref={virtualizer.measureElement}
                 className={`cc-list-item${flashId === group.id ? ' cc-list-item-focus' : ''}`}
                 data-focused={flashId === group.id || undefined}
-                style={{ transform: `translateY(${item.start}px)` }}
               >
                 <MessageRow group={group} model={model} userMarkdown={userMarkdown} />
               </div>
