@@ -29,7 +29,7 @@ const { values } = parseArgs({
     build: { type: 'boolean', default: false },
     /** Also write CPU profiles of the first runs (bench/results/client-open.cpuprofile, client-stream.cpuprofile). */
     profile: { type: 'boolean', default: false },
-    /** Also write a Chromium trace of the first streaming run (bench/results/client-stream.trace.json). */
+    /** Also write Chromium traces of the first runs (bench/results/client-open.trace.json, client-stream.trace.json). */
     trace: { type: 'boolean', default: false },
   },
 });
@@ -235,8 +235,15 @@ for (let run = 0; run < RUNS; run++) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  const tracingOpen = values.trace && run === 0;
+  if (tracingOpen)
+    await browser.startTracing(p, {
+      path: path.join(root, 'bench/results/client-open.trace.json'),
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'],
+    });
   await p.goto(`${base}/conversation?id=${conversationId}`);
   await p.waitForFunction(() => window.__lastVisibleAt !== undefined, null, { timeout: 60_000 });
+  if (tracingOpen) await browser.stopTracing();
   const metrics = Object.fromEntries(
     (await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]),
   );
