@@ -7,6 +7,7 @@ import { MIGRATION_LOCK_KEY, PendingMigrationsError, prepareSchema } from './mig
 import { migrationList } from './migrations';
 import type { AnyDb } from './migrations/helpers';
 import { searchRepository } from '../repositories/search.repository';
+import { migrationsBefore } from '../test/migrations';
 
 const withExtra = (dialect: 'sqlite' | 'postgres') => ({
   ...migrationList(dialect),
@@ -14,7 +15,6 @@ const withExtra = (dialect: 'sqlite' | 'postgres') => ({
     up: (db: AnyDb) => db.schema.createTable('extra_probe').addColumn('id', 'integer').execute(),
   },
 });
-
 describe('prepareSchema', () => {
   it('creates a fresh database, then refuses pending migrations unless run_migration is set', async () => {
     const database = await freshDatabase();
@@ -38,11 +38,7 @@ describe('2026-11-23-01-message-files', () => {
   it('records the files that stored assistant and tool messages point at, never those of user messages', async () => {
     const database = await freshDatabase();
     const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
-    // The migrations before this one (later ones would be out of order if applied first).
-    const before = (dialect: 'sqlite' | 'postgres') =>
-      Object.fromEntries(
-        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-01-message-files'),
-      );
+    const before = migrationsBefore('2026-11-23-01-message-files');
     try {
       await prepareSchema(handle, true, before);
       // Rows as the schema was before this migration.
@@ -115,10 +111,7 @@ describe('2026-11-23-06-search', () => {
   it('indexes the messages stored before it, and the index follows later writes and removals', async () => {
     const database = await freshDatabase();
     const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
-    const before = (dialect: 'sqlite' | 'postgres') =>
-      Object.fromEntries(
-        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-06-search'),
-      );
+    const before = migrationsBefore('2026-11-23-06-search');
     try {
       await prepareSchema(handle, true, before);
       const db = handle.db as unknown as AnyDb;
@@ -189,10 +182,7 @@ describe('2026-11-23-10-groups', () => {
   it('leaves every existing user in no group with their settings as they were; deleting a group frees its members', async () => {
     const database = await freshDatabase();
     const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
-    const before = (dialect: 'sqlite' | 'postgres') =>
-      Object.fromEntries(
-        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-10-groups'),
-      );
+    const before = migrationsBefore('2026-11-23-10-groups');
     try {
       await prepareSchema(handle, true, before);
       const db = handle.db as unknown as AnyDb;
@@ -257,10 +247,7 @@ describe('2026-11-25-01-budgets', () => {
   it('keeps each credit as one currency unit of the total budget (micros), unlimited stays unlimited', async () => {
     const database = await freshDatabase();
     const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
-    const before = (dialect: 'sqlite' | 'postgres') =>
-      Object.fromEntries(
-        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-25-01-budgets'),
-      );
+    const before = migrationsBefore('2026-11-25-01-budgets');
     try {
       await prepareSchema(handle, true, before);
       const db = handle.db as unknown as AnyDb;

@@ -4,7 +4,6 @@ import type { AskStatsBucket, RequestStatsBucket } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { openDb } from '../db/client';
 import { prepareSchema } from '../db/migrate';
-import { migrationList } from '../db/migrations';
 import type { AnyDb } from '../db/migrations/helpers';
 import type { AskLogsTable, RequestLogsTable } from '../db/schema';
 import { askLogRepository } from '../repositories/ask-log.repository';
@@ -13,6 +12,7 @@ import { ADMIN, createTestApp, freshDatabase } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { askStatsJson, requestStatsJson } from './stats.service';
 import type { StatsRangeInput } from './stats.service';
+import { migrationsBefore, migrationsThrough } from '../test/migrations';
 
 /** The services' answers (JSON text) read back. */
 const askStats = async (ctx: AppContext, input: StatsRangeInput) =>
@@ -231,10 +231,7 @@ describe('2026-11-23-11-stats', () => {
   it('builds the rollups from the rows stored before it', async () => {
     const database = await freshDatabase();
     const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
-    const before = (dialect: 'sqlite' | 'postgres') =>
-      Object.fromEntries(
-        Object.entries(migrationList(dialect)).filter(([name]) => name < '2026-11-23-11-stats'),
-      );
+    const before = migrationsBefore('2026-11-23-11-stats');
     try {
       await prepareSchema(handle, true, before);
       const rows = dataset(11, 800, 800);
@@ -445,8 +442,7 @@ describe('2026-11-26-03-stats-rollup-ids', () => {
     const { Migrator } = await import('kysely');
     const database = await freshDatabase();
     const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
-    const upTo = (last: string) => (dialect: 'sqlite' | 'postgres') =>
-      Object.fromEntries(Object.entries(migrationList(dialect)).filter(([name]) => name <= last));
+    const upTo = migrationsThrough;
     try {
       await prepareSchema(handle, true, upTo('2026-11-25-99'));
       const db = handle.db as unknown as AnyDb;
