@@ -16,35 +16,41 @@ export const APP_VERSION = 'v1.0.1';
 
 type TriggerProps = ComponentPropsWithRef<'button'> & { compact: boolean };
 
-/** The theme button: a sun or a moon, as the page shows now (the menu's target, or a stand-in until it loads). */
-export function ThemeTrigger({ compact, ...props }: TriggerProps) {
-  const { t } = useTranslation();
-  const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+/** A square header button with its name (the menus' targets, or their stand-ins until the menus load). */
+function HeaderIconButton({
+  compact,
+  label,
+  testId,
+  ...props
+}: TriggerProps & { label: string; testId: string }) {
   return (
     <ActionIcon
       variant="default"
       size={compact ? 'md' : 'lg'}
-      aria-label={t('header.theme')}
-      data-testid="theme-toggle"
+      aria-label={label}
+      data-testid={testId}
       {...props}
-    >
-      {computed === 'dark' ? <MoonIcon /> : <SunIcon />}
-    </ActionIcon>
+    />
   );
 }
 
-export function LanguageTrigger({ compact, ...props }: TriggerProps) {
+/** The theme button: a sun or a moon, as the page shows now. */
+export function ThemeTrigger(props: TriggerProps) {
+  const { t } = useTranslation();
+  const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  return (
+    <HeaderIconButton label={t('header.theme')} testId="theme-toggle" {...props}>
+      {computed === 'dark' ? <MoonIcon /> : <SunIcon />}
+    </HeaderIconButton>
+  );
+}
+
+export function LanguageTrigger(props: TriggerProps) {
   const { t } = useTranslation();
   return (
-    <ActionIcon
-      variant="default"
-      size={compact ? 'md' : 'lg'}
-      aria-label={t('header.language')}
-      data-testid="language-menu"
-      {...props}
-    >
+    <HeaderIconButton label={t('header.language')} testId="language-menu" {...props}>
       <LanguageIcon />
-    </ActionIcon>
+    </HeaderIconButton>
   );
 }
 
