@@ -147,6 +147,60 @@ describe('envelope and errors', () => {
     }
   });
 
+  it('serves the compressed copies of the build (brotli, gzip) to browsers that accept them', async () => {
+    const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { brotliCompressSync, gzipSync, gunzipSync, brotliDecompressSync } = await import('node:zlib');
+    const dist = mkdtempSync(path.join(tmpdir(), 'cc-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    const html = `<!doctype html><div id="root">${'app '.repeat(400)}</div>`;
+    const js = `console.log(${JSON.stringify('chunk '.repeat(400))})`;
+    for (const [file, text] of [
+      ['index.html', html],
+      ['assets/app.js', js],
+    ] as const) {
+      writeFileSync(path.join(dist, file), text);
+      writeFileSync(path.join(dist, `${file}.br`), brotliCompressSync(text));
+      writeFileSync(path.join(dist, `${file}.gz`), gzipSync(text));
+    }
+    writeFileSync(path.join(dist, 'assets', 'plain.css'), 'body{color:red}');
+    const { buildApp } = await import('../app');
+    const web = await buildApp(t.ctx, { webDist: dist });
+    try {
+      const br = await web.inject({
+        url: '/assets/app.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      expect([br.statusCode, br.headers['content-encoding'], br.headers['content-type']]).toEqual([
+        200,
+        'br',
+        expect.stringContaining('javascript'),
+      ]);
+      expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+      expect(br.headers['cache-control']).toContain('immutable');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+      const gz = await web.inject({ url: '/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(js);
+      const plain = await web.inject({ url: '/assets/app.js' });
+      expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, js]);
+      // A file without compressed copies is sent as it is; so is a client-side route's page, compressed.
+      const css = await web.inject({ url: '/assets/plain.css', headers: { 'accept-encoding': 'br' } });
+      expect([css.statusCode, css.headers['content-encoding'], css.body]).toEqual([
+        200,
+        undefined,
+        'body{color:red}',
+      ]);
+      const page = await web.inject({ url: '/conversation', headers: { 'accept-encoding': 'br' } });
+      expect([page.statusCode, page.headers['content-encoding']]).toEqual([200, 'br']);
+      expect(brotliDecompressSync(page.rawPayload).toString()).toBe(html);
+    } finally {
+      await web.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
   it('/login is the login page of its own when the build has one, else the app', async () => {
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
