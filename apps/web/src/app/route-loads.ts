@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { getConversation } from '../features/conversations/api/get-conversation';
-import { loadAdminStrings } from '../i18n';
+import { i18n, loadAdminStrings } from '../i18n';
+import { warmFormatters } from '../lib/format';
 import { loadMarkdownEngine } from '../lib/markdown/load-engine';
 import { queryKeys } from '../lib/query-keys';
 import { getMe, hasLoginFlag } from '../lib/session-flag';
@@ -39,4 +40,11 @@ export function startLikelyLoads(client: QueryClient, url: URL): void {
   if (url.pathname !== '/conversation') return;
   void loadConversationPage().catch(() => undefined);
   prefetchConversation(client, url.searchParams.get('id'));
+  // Every message shows its time: the formatters are built while the page waits for its code and history.
+  whenIdle(() => warmFormatters(i18n.language));
+}
+
+function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task);
+  else setTimeout(task, 0);
 }

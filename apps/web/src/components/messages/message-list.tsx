@@ -24,6 +24,13 @@ export interface MessageListProps {
 }
 
 const NEAR_BOTTOM_PX = 80;
+/** A row's height until it is measured. */
+const ESTIMATED_ROW_PX = 140;
+
+/** The row a list opens at: the message asked for, else the latest. */
+function initialIndex(count: number, focusIndex: number): number {
+  return focusIndex >= 0 ? focusIndex : count - 1;
+}
 /** How long a message opened from a search result stays highlighted. */
 const FOCUS_HIGHLIGHT_MS = 2500;
 
@@ -46,12 +53,18 @@ export function MessageList({
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [showJump, setShowJump] = useState(false);
+  const focusIndex = focusMessageId
+    ? groups.findIndex((g) => g.messages.some((m) => m.id === focusMessageId))
+    : -1;
   // The build does not run the React Compiler, so nothing memoises this component or the virtualizer's functions.
   // eslint-disable-next-line react-hooks/incompatible-library -- the warning is about compiler memoisation only
   const virtualizer = useVirtualizer({
     count: groups.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 140,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    // The first render already shows the rows the list opens at (the latest, or the message asked for), not the
+    // first rows of the conversation, rendered and thrown away when the list jumps to its end.
+    initialOffset: () => Math.max(0, (initialIndex(groups.length, focusIndex) + 1) * ESTIMATED_ROW_PX),
     overscan: 4,
     getItemKey: (index) => groups[index]?.id ?? index,
     // The rows' places and the list's height are written to the DOM directly; the list re-renders only when rows
@@ -74,9 +87,6 @@ export function MessageList({
     [groups.length, virtualizer],
   );
 
-  const focusIndex = focusMessageId
-    ? groups.findIndex((g) => g.messages.some((m) => m.id === focusMessageId))
-    : -1;
   const focusGroupId = focusIndex >= 0 ? (groups[focusIndex]?.id ?? null) : null;
   const [flashId, setFlashId] = useState<string | null>(null);
 
