@@ -16,3 +16,9 @@ export const SharedViewContext = createContext<string | null>(null);
 export function useShareToken(): string | null {
   return useContext(SharedViewContext);
 }
+
+/**
+ * True for a row the list renders outside its view (overscan): its markdown may wait until the browser is idle, so
+ * the rows in view show first. A row in view, or one already rendered, renders at once.
+ */
+export const DeferMarkdownContext = createContext(false);

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IncrementalBlockSplitter } from '../../lib/markdown/blocks';
@@ -7,6 +7,7 @@ import type { MarkdownRenderer } from '../../lib/markdown/engine';
 import { useMarkdownEngine } from '../../lib/markdown/load-engine';
 import { REMOTE_IMAGE_ATTR, showLoadedImages, showRemoteImage } from '../../lib/markdown/remote-images';
 import { getRenderer } from '../../lib/markdown/renderer-cache';
+import { DeferMarkdownContext } from './conversation-context';
 
 interface BlockProps {
   renderer: MarkdownRenderer;
@@ -29,6 +30,9 @@ const TailBlock = memo(function TailBlock({ renderer, block, loadedImages }: Blo
   const html = useMemo(() => renderer.renderBlock(block), [renderer, block]);
   return <HtmlBlock html={html} loadedImages={loadedImages} />;
 });
+
+/** A deferred row renders its markdown at the latest this long after it was rendered plainly. */
+const DEFERRED_MARKDOWN_MAX_WAIT_MS = 500;
 
 async function copyText(text: string): Promise<void> {
   await navigator.clipboard.writeText(text);
@@ -59,6 +63,22 @@ export function MarkdownView({
   // One splitter per view: it keeps the finished blocks of the growing text between renders.
   const [splitter] = useState(() => new IncrementalBlockSplitter());
   const blocks = useMemo(() => splitter.update(text), [splitter, text]);
+  // A row outside the list's view shows its text plainly until the browser is idle (or the row comes into view);
+  // once rendered, it stays rendered.
+  const deferred = useContext(DeferMarkdownContext);
+  const [shown, setShown] = useState(!deferred);
+  const waiting = deferred && !shown && renderer !== null;
+  // Came into view: rendered from now on (state adjusted while rendering, no extra pass).
+  if (!deferred && !shown) setShown(true);
+  useEffect(() => {
+    if (!waiting) return;
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => setShown(true), 0);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(() => setShown(true), { timeout: DEFERRED_MARKDOWN_MAX_WAIT_MS });
+    return () => cancelIdleCallback(handle);
+  }, [waiting]);
 
   const handleClick = (event: MouseEvent<HTMLDivElement>) => {
     const remoteImage = (event.target as Element).closest?.(`button[${REMOTE_IMAGE_ATTR}]`);
@@ -84,7 +104,7 @@ export function MarkdownView({
     );
   };
 
-  if (!renderer) return <div className="cc-plain-text">{text}</div>;
+  if (!renderer || (deferred && !shown)) return <div className="cc-plain-text">{text}</div>;
   return (
     <div className="cc-markdown" onClick={handleClick}>
       {blocks.finished.map((block, index) => (

@@ -1,9 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, waitFor } from '@testing-library/react';
+import { act, cleanup, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n';
 import { groupMessages } from '../../lib/conversation/history';
+import { loadMarkdownEngine } from '../../lib/markdown/load-engine';
 import { installDomStubs } from '../../test/dom-stubs';
 import { web } from '../../test/fixtures';
 import { MessageList } from './message-list';
@@ -29,15 +30,28 @@ function conversation(count: number) {
   return groupMessages(messages);
 }
 
+/** A list 600 px high with rows of 100 px (jsdom has no layout). */
+function stubSizes() {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+    return this.hasAttribute('data-index') ? 100 : 0;
+  });
+}
+
+function renderList(groups: ReturnType<typeof conversation>, userMarkdown = false) {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MantineProvider>
+        <MessageList groups={groups} model="gpt_4" userMarkdown={userMarkdown} resetKey="c1" />
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+}
+
 describe('the message list', () => {
   it('renders the latest messages from its first render: the first messages never enter the page', async () => {
-    // A list 600 px high (jsdom has no layout).
-    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-    // Rows of 100 px.
-    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
-      return this.hasAttribute('data-index') ? 100 : 0;
-    });
+    stubSizes();
     const groups = conversation(400);
     const seen = new Set<string>();
     const observer = new MutationObserver((records) => records.forEach(note));
@@ -49,13 +63,7 @@ describe('the message list', () => {
         }),
       );
     observer.observe(document.body, { childList: true, subtree: true });
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <MantineProvider>
-          <MessageList groups={groups} model="gpt_4" userMarkdown={false} resetKey="c1" />
-        </MantineProvider>
-      </QueryClientProvider>,
-    );
+    renderList(groups);
     await waitFor(() => expect(document.querySelectorAll('[data-index]').length).toBeGreaterThan(0));
     observer.takeRecords().forEach(note);
     observer.disconnect();
@@ -63,5 +71,28 @@ describe('the message list', () => {
     expect(indexes.length).toBeGreaterThan(0);
     expect(Math.min(...indexes)).toBeGreaterThan(groups.length - 20);
     expect(indexes).toContain(groups.length - 1);
+  });
+
+  it('renders the markdown of the rows in view at once, and of the rows around them when the browser is idle', async () => {
+    await loadMarkdownEngine();
+    stubSizes();
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => idle.push(task));
+    vi.stubGlobal('cancelIdleCallback', () => undefined);
+    const groups = conversation(40);
+    // Questions rendered as markdown too: every row has markdown to render.
+    renderList(groups, true);
+    const rows = () => [...document.querySelectorAll<HTMLElement>('[data-index]')];
+    await waitFor(() => expect(rows().length).toBeGreaterThan(6));
+    const rendered = (row: HTMLElement) => row.querySelector('.cc-markdown') !== null;
+    // The latest answer, at the bottom of the view, is rendered; the rows above the view wait.
+    const last = rows().find((row) => row.dataset.index === String(groups.length - 1))!;
+    expect(rendered(last)).toBe(true);
+    const waiting = rows().filter((row) => row.querySelector('.cc-plain-text'));
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((row) => Number(row.dataset.index) < groups.length - 4)).toBe(true);
+    await act(async () => idle.splice(0).forEach((task) => task()));
+    expect(rows().filter((row) => row.querySelector('.cc-plain-text'))).toHaveLength(0);
+    vi.unstubAllGlobals();
   });
 });

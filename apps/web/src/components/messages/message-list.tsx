@@ -3,8 +3,10 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { textOf } from '../../lib/conversation/history';
 import type { MessageGroup } from '../../lib/conversation/history';
 import { ArrowDownIcon } from '../icons';
+import { DeferMarkdownContext } from './conversation-context';
 import { MessageRow } from './message-row';
 
 export interface MessageListProps {
@@ -24,8 +26,29 @@ export interface MessageListProps {
 }
 
 const NEAR_BOTTOM_PX = 80;
-/** A row's height until it is measured. */
-const ESTIMATED_ROW_PX = 140;
+/** A row's height until it is measured: its frame, plus its text's lines. */
+const ROW_FRAME_PX = 56;
+const LINE_PX = 24;
+const CHARS_PER_LINE = 90;
+const MAX_ESTIMATED_ROW_PX = 3000;
+
+/** Estimates per row (a group object is kept while its messages do not change). */
+const estimates = new WeakMap<MessageGroup, number>();
+
+function estimateRowHeight(group: MessageGroup | undefined): number {
+  if (!group) return ROW_FRAME_PX + LINE_PX;
+  let estimate = estimates.get(group);
+  if (estimate === undefined) {
+    let lines = 0;
+    for (const message of group.messages) {
+      for (const line of textOf(message).split('\n'))
+        lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
+    }
+    estimate = Math.min(MAX_ESTIMATED_ROW_PX, ROW_FRAME_PX + Math.max(1, lines) * LINE_PX);
+    estimates.set(group, estimate);
+  }
+  return estimate;
+}
 
 /** The row a list opens at: the message asked for, else the latest. */
 function initialIndex(count: number, focusIndex: number): number {
@@ -61,10 +84,15 @@ export function MessageList({
   const virtualizer = useVirtualizer({
     count: groups.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_ROW_PX,
+    estimateSize: (index) => estimateRowHeight(groups[index]),
     // The first render already shows the rows the list opens at (the latest, or the message asked for), not the
     // first rows of the conversation, rendered and thrown away when the list jumps to its end.
-    initialOffset: () => Math.max(0, (initialIndex(groups.length, focusIndex) + 1) * ESTIMATED_ROW_PX),
+    initialOffset: () => {
+      let offset = 0;
+      for (let i = 0; i <= initialIndex(groups.length, focusIndex); i++)
+        offset += estimateRowHeight(groups[i]);
+      return offset;
+    },
     overscan: 4,
     getItemKey: (index) => groups[index]?.id ?? index,
     // The rows' places and the list's height are written to the DOM directly; the list re-renders only when rows
@@ -148,6 +176,8 @@ export function MessageList({
   };
 
   const items = virtualizer.getVirtualItems();
+  // The rows in view (the others are overscan: their markdown waits until the browser is idle).
+  const inView = virtualizer.range;
   return (
     <div className="cc-list-wrap">
       <div
@@ -172,7 +202,11 @@ export function MessageList({
                 className={`cc-list-item${flashId === group.id ? ' cc-list-item-focus' : ''}`}
                 data-focused={flashId === group.id || undefined}
               >
-                <MessageRow group={group} model={model} userMarkdown={userMarkdown} />
+                <DeferMarkdownContext.Provider
+                  value={!!inView && (item.index < inView.startIndex || item.index > inView.endIndex)}
+                >
+                  <MessageRow group={group} model={model} userMarkdown={userMarkdown} />
+                </DeferMarkdownContext.Provider>
               </div>
             );
           })}
