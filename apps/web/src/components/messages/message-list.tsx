@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ChatMessage } from '@cc/contracts';
 import { textOf } from '../../lib/conversation/history';
 import type { MessageGroup } from '../../lib/conversation/history';
 import { ArrowDownIcon } from '../icons';
@@ -32,22 +33,30 @@ const LINE_PX = 24;
 const CHARS_PER_LINE = 90;
 const MAX_ESTIMATED_ROW_PX = 3000;
 
-/** Estimates per row (a group object is kept while its messages do not change). */
-const estimates = new WeakMap<MessageGroup, number>();
+const MAX_ESTIMATED_LINES = Math.ceil(MAX_ESTIMATED_ROW_PX / LINE_PX);
+/** Lines per message, counted once per message object (a streaming answer is a new object per frame). */
+const estimatedLines = new WeakMap<ChatMessage, number>();
+
+function linesOf(message: ChatMessage): number {
+  let lines = estimatedLines.get(message);
+  if (lines === undefined) {
+    const text = textOf(message);
+    lines = 0;
+    for (let from = 0; lines < MAX_ESTIMATED_LINES;) {
+      const end = text.indexOf('\n', from);
+      lines += Math.max(1, Math.ceil(((end === -1 ? text.length : end) - from) / CHARS_PER_LINE));
+      if (end === -1) break;
+      from = end + 1;
+    }
+    estimatedLines.set(message, lines);
+  }
+  return lines;
+}
 
 function estimateRowHeight(group: MessageGroup | undefined): number {
-  if (!group) return ROW_FRAME_PX + LINE_PX;
-  let estimate = estimates.get(group);
-  if (estimate === undefined) {
-    let lines = 0;
-    for (const message of group.messages) {
-      for (const line of textOf(message).split('\n'))
-        lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
-    }
-    estimate = Math.min(MAX_ESTIMATED_ROW_PX, ROW_FRAME_PX + Math.max(1, lines) * LINE_PX);
-    estimates.set(group, estimate);
-  }
-  return estimate;
+  let lines = 0;
+  for (const message of group?.messages ?? []) lines += linesOf(message);
+  return Math.min(MAX_ESTIMATED_ROW_PX, ROW_FRAME_PX + Math.max(1, lines) * LINE_PX);
 }
 
 /** The row a list opens at: the message asked for, else the latest. */
