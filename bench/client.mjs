@@ -257,6 +257,12 @@ for (let run = 0; run < RUNS; run++) {
     lastMessageVisibleMs: Math.round(await p.evaluate(() => window.__lastVisibleAt)),
     mainThreadMs: Math.round(metrics.TaskDuration * 1000),
     rowsInDom: await p.evaluate(() => document.querySelectorAll('[data-testid=message-list] article').length),
+    scripts: await p.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => new URL(e.name).pathname)
+        .filter((name) => name.endsWith('.js')),
+    ),
     domNodes: await p.evaluate(() => document.getElementsByTagName('*').length),
     // With --profile: when each script, stylesheet and API call started and ended (ms after navigation).
     ...(values.profile
@@ -276,7 +282,16 @@ for (let run = 0; run < RUNS; run++) {
   await p.close();
 }
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+// The scripts opening a conversation loads, and whether the schema library (zod) is among them: the chat page has
+// no use for it (its dialogs that validate with the contract's schemas load it when they open).
+const openScripts = openRuns[0]?.scripts ?? [];
+const schemaLibraryScripts = openScripts.filter((name) => {
+  const file = path.join(root, 'apps/web/dist', name);
+  return existsSync(file) && /\$ZodType|ZodError/.test(readFileSync(file, 'utf8'));
+});
 const open = {
+  scripts: openScripts.length,
+  schemaLibraryScripts,
   messages: MESSAGES,
   runs: openRuns,
   lastMessageVisibleMs: median(openRuns.map((r) => r.lastMessageVisibleMs)),
@@ -424,6 +439,11 @@ const rows = [
     '  main-thread busy ms / CPU ms / rows in DOM',
     `${open.mainThreadMs} / ${open.mainThreadCpuMs} / ${openRuns[0]?.rowsInDom}`,
     '',
+  ],
+  [
+    '  scripts loaded / of them the schema library',
+    `${open.scripts} / ${schemaLibraryScripts.length}`,
+    '/ 0',
   ],
   ['/login JS kB gzip', firstLoad.login.jsGzipKb, '≤ 150'],
   ['/login CSS kB gzip', firstLoad.login.cssGzipKb, '≤ 25'],

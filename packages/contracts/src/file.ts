@@ -9,8 +9,7 @@ export const FILE_USE_CASES = ['my_files', 'multimodal', 'ace_upload'] as const;
 export const FileUseCase = z.enum(FILE_USE_CASES);
 export type FileUseCase = z.infer<typeof FileUseCase>;
 
-/** Image types the web source accepts as image parts (and the server serves as images). */
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export { IMAGE_MIME_TYPES } from './limits';
 
 /** An upstream file id (`file-…`, or the newer `file_…`). */
 export const OpenaiWebFileId = z.string().regex(/^file[-_][A-Za-z0-9_-]{1,128}$/);

@@ -46,8 +46,7 @@ export type SharedConversation = z.infer<typeof SharedConversation>;
 export const EXPORT_FORMATS = ['json', 'md'] as const;
 export const ExportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default('json') });
 
-/** Largest import accepted (the request body): bigger files are refused before they are read. */
-export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+export { IMPORT_MAX_BYTES } from './limits';
 /** Most messages an imported conversation may hold. */
 export const IMPORT_MAX_MESSAGES = 10_000;
 

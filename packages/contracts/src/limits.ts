@@ -1,0 +1,5 @@
+/** Image types the web source accepts as image parts (and the server serves as images). */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** Largest import accepted (the request body): bigger files are refused before they are read. */
+export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
