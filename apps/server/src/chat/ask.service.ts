@@ -20,12 +20,19 @@ import { isAbort, settleAsk } from './settlement';
 import type { EndedAsk } from './settlement';
 import { StreamSession } from './stream-session';
 import { finishTitle } from './title';
+import { TurnQueue } from './turns';
 
 /**
  * How long a user's "asking" lease lives without renewal; renewed while the ask runs. Short, so that the users of
  * an instance that died can ask again (through another one) within seconds.
  */
 const STATUS_LEASE_SECONDS = LEASE_TTL_MS / 1000;
+
+/**
+ * Asks start one per event-loop turn, in arrival order: of many asks that arrive at once, the first is admitted and
+ * sends its upstream request before the next one is admitted (see TurnQueue).
+ */
+const starts = new TurnQueue();
 
 /**
  * Why an ask's signal was aborted (its `reason`): the user stopped it, the account was deactivated, or the
@@ -62,6 +69,7 @@ interface AskRun extends AskQuestionInput {
 export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Promise<void> {
   const { user, sink } = input;
   const status = ctx.coordination.chatStatus;
+  await starts.turn();
   let acquired: boolean;
   try {
     acquired = await coordinationCall(() => status.tryAcquire(user.id, STATUS_LEASE_SECONDS));
