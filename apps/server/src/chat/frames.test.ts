@@ -11,8 +11,9 @@ function answer(text: string, metadata: Record<string, unknown> = {}): ApiChatMe
     model: 'gpt_3_5',
     create_time: '2026-01-01T00:00:00Z',
     parent: 'q1',
+    children: [],
     content: { content_type: 'text', text },
-    metadata,
+    metadata: metadata as ApiChatMessage['metadata'],
   };
 }
 
@@ -53,14 +54,18 @@ describe('delta frames', () => {
 
   it('a field that appears or goes away sends the whole message', () => {
     const encoder = new FrameEncoder('delta');
-    const withStatus = { ...answer('ab'), status: 'in_progress' } as ChatMessage;
+    const withStatus = { ...answer('ab'), status: 'in_progress' } as unknown as ChatMessage;
     expect(kinds(encoder, [answer('a'), withStatus, answer('abc')])).toEqual(['whole', 'whole', 'whole']);
   });
 
   it('content other than plain text always goes whole; the end resends the messages whose last frame was a delta', () => {
     const encoder = new FrameEncoder('delta');
     const code = (text: string) =>
-      ({ ...answer(''), id: 'm2', content: { content_type: 'code', language: 'py', text } }) as ChatMessage;
+      ({
+        ...answer(''),
+        id: 'm2',
+        content: { content_type: 'code', language: 'py', text },
+      }) as unknown as ChatMessage;
     expect(kinds(encoder, [code('a'), code('ab'), answer('x'), answer('xy')])).toEqual([
       'whole',
       'whole',
