@@ -20,19 +20,12 @@ import { isAbort, settleAsk } from './settlement';
 import type { EndedAsk } from './settlement';
 import { StreamSession } from './stream-session';
 import { finishTitle } from './title';
-import { TurnQueue } from './turns';
 
 /**
  * How long a user's "asking" lease lives without renewal; renewed while the ask runs. Short, so that the users of
  * an instance that died can ask again (through another one) within seconds.
  */
 const STATUS_LEASE_SECONDS = LEASE_TTL_MS / 1000;
-
-/**
- * Asks start one per event-loop turn, in arrival order: of many asks that arrive at once, the first is admitted and
- * sends its upstream request before the next one is admitted (see TurnQueue).
- */
-const starts = new TurnQueue();
 
 /**
  * Why an ask's signal was aborted (its `reason`): the user stopped it, the account was deactivated, or the
@@ -59,6 +52,8 @@ interface AskRun extends AskQuestionInput {
   lease: Lease | null;
   reservation: Reservation | null;
   askStartedAt: number;
+  /** Lets the next ask be admitted (once this one has a server, or ended). */
+  started: () => void;
 }
 
 /**
@@ -67,9 +62,18 @@ interface AskRun extends AskQuestionInput {
  * nothing is charged for an ask that produced no answer.
  */
 export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Promise<void> {
+  // One at a time, in arrival order (see StartQueue).
+  const started = await ctx.starts.enter();
+  try {
+    await askAdmitted(ctx, input, started);
+  } finally {
+    started();
+  }
+}
+
+async function askAdmitted(ctx: AppContext, input: AskQuestionInput, started: () => void): Promise<void> {
   const { user, sink } = input;
   const status = ctx.coordination.chatStatus;
-  await starts.turn();
   let acquired: boolean;
   try {
     acquired = await coordinationCall(() => status.tryAcquire(user.id, STATUS_LEASE_SECONDS));
@@ -98,6 +102,7 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
     lease: null,
     reservation: null,
     askStartedAt: 0,
+    started,
   };
   try {
     await runAsk(ctx, run);
@@ -127,6 +132,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
       signal: run.signal,
     };
     run.lease = await waitForServer(ctx, queue);
+    run.started();
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
     void ctx.running.note(run.askId, {

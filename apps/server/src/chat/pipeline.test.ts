@@ -22,7 +22,9 @@ let upstreamUrl: string;
 beforeAll(async () => {
   upstream = new ControlledUpstream();
   upstreamUrl = await upstream.listen();
-  t = await createTestApp({ openai_api: { read_timeout: 30 } });
+  // Asks admitted one per turn (no slice): which asks are admitted before an upstream request goes out does not
+  // depend on how fast the machine is.
+  t = await createTestApp({ openai_api: { read_timeout: 30 } }, undefined, { startSliceMs: 0 });
   url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   emulator = t.ctx.demo!.emulator;
 });
