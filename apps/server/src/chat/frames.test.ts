@@ -13,7 +13,7 @@ function answer(text: string, metadata: Record<string, unknown> = {}): ApiChatMe
     parent: 'q1',
     children: [],
     content: { content_type: 'text', text },
-    metadata: metadata as ApiChatMessage['metadata'],
+    metadata,
   };
 }
 
