@@ -12,6 +12,7 @@ import type { TaskRunner } from './tasks/runner';
 import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
 import type { RunningAsks } from './chat/running-asks';
 import type { AnswerWriter } from './chat/answer-writer';
+import type { StartQueue } from './chat/turns';
 
 /** Where this process is in its life: serving, or draining after SIGTERM (readiness turns 503). */
 export interface Lifecycle {
@@ -62,4 +63,6 @@ export interface AppContext {
   running: RunningAsks;
   /** Writes the answers streaming here, all together once a second. */
   answers: AnswerWriter;
+  /** Admits the asks arriving here one at a time, in arrival order. */
+  starts: StartQueue;
 }

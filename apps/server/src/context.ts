@@ -14,6 +14,7 @@ import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
 import { AnswerWriter } from './chat/answer-writer';
+import { StartQueue } from './chat/turns';
 import { RunningAsks, SWEEP_EVERY_MS, settleInterrupted } from './chat/running-asks';
 import { Scheduler } from './chat/scheduler';
 import { loadCredentials, resealStoredSecrets } from './services/credentials.service';
@@ -52,6 +53,8 @@ export interface ContextOptions {
    * terminal). Called at most once, at the boot that creates the admin.
    */
   announce?: (text: string) => void;
+  /** How long asks are admitted back to back before the event loop polls I/O, ms (default START_SLICE_MS). */
+  startSliceMs?: number;
 }
 
 function announceOnConsole(text: string): void {
@@ -250,6 +253,7 @@ export async function createContext(
       instanceId,
       running: new RunningAsks({ dbHandle, log }, instanceId),
       answers: new AnswerWriter(dbHandle.db, log),
+      starts: new StartQueue({ sliceMs: options.startSliceMs }),
     };
     await Promise.all([ctx.coordination.ready?.(), ctx.scheduler.ready?.()]);
     const generated = await ensureInitialAdmin(ctx);

@@ -52,6 +52,8 @@ interface AskRun extends AskQuestionInput {
   lease: Lease | null;
   reservation: Reservation | null;
   askStartedAt: number;
+  /** Lets the next ask be admitted (once this one has a server, or ended). */
+  started: () => void;
 }
 
 /**
@@ -60,6 +62,16 @@ interface AskRun extends AskQuestionInput {
  * nothing is charged for an ask that produced no answer.
  */
 export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Promise<void> {
+  // One at a time, in arrival order (see StartQueue).
+  const started = await ctx.starts.enter();
+  try {
+    await askAdmitted(ctx, input, started);
+  } finally {
+    started();
+  }
+}
+
+async function askAdmitted(ctx: AppContext, input: AskQuestionInput, started: () => void): Promise<void> {
   const { user, sink } = input;
   const status = ctx.coordination.chatStatus;
   let acquired: boolean;
@@ -90,6 +102,7 @@ export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Pro
     lease: null,
     reservation: null,
     askStartedAt: 0,
+    started,
   };
   try {
     await runAsk(ctx, run);
@@ -119,6 +132,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
       signal: run.signal,
     };
     run.lease = await waitForServer(ctx, queue);
+    run.started();
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
     void ctx.running.note(run.askId, {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Emulator } from '@cc/upstream-emulator';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { ApiChatMessage, AskResponse, ConversationHistory } from '@cc/contracts';
@@ -21,7 +22,9 @@ let upstreamUrl: string;
 beforeAll(async () => {
   upstream = new ControlledUpstream();
   upstreamUrl = await upstream.listen();
-  t = await createTestApp({ openai_api: { read_timeout: 30 } });
+  // Asks admitted one per turn (no slice): which asks are admitted before an upstream request goes out does not
+  // depend on how fast the machine is.
+  t = await createTestApp({ openai_api: { read_timeout: 30 } }, undefined, { startSliceMs: 0 });
   url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   emulator = t.ctx.demo!.emulator;
 });
@@ -149,6 +152,31 @@ describe('OpenAI-compatible streams', () => {
       .where('user_id', '=', u.id)
       .executeTakeFirstOrThrow();
     expect(log.outcome).toBe('success');
+  });
+
+  it('of many asks that arrive at once, the first reaches the upstream before the last one is admitted', async () => {
+    const n = 20;
+    const users = [];
+    for (let i = 0; i < n; i++) users.push(await user(t, true));
+    const sockets = users.map(
+      (u) => new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie: u.cookie } }),
+    );
+    await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('open', resolve))));
+    const closed = sockets.map((s) => new Promise<number>((resolve) => s.once('close', resolve)));
+    const runningBefore = t.ctx.running.size;
+    // Every question sent in one go: the server reads them together.
+    for (const s of sockets) s.send(JSON.stringify({ ...question, text_content: 'hi' }));
+    const first = await upstream.next();
+    // Asks charged (admitted) when the first upstream request arrived.
+    const admitted = t.ctx.running.size - runningBefore;
+    expect(admitted).toBeGreaterThan(0);
+    expect(admitted).toBeLessThan(n / 4);
+    for (let i = 0; i < n; i++) {
+      const stream = i === 0 ? first : await upstream.next();
+      stream.send('an answer');
+      stream.finish();
+    }
+    expect(await Promise.all(closed)).toEqual(Array(n).fill(1000));
   });
 
   it('a close with neither a finish reason nor [DONE] is a cut-off answer', async () => {

@@ -168,7 +168,14 @@ export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
   const open = new Map<number, number>();
   app.get(
     '/api/chat',
-    { websocket: true, config: { access: 'public' }, schema: { hide: true } },
+    {
+      websocket: true,
+      config: { access: 'public' },
+      schema: { hide: true },
+      // The socket's handshake (written by the websocket server) never carries the reply's headers: building the
+      // security headers for it cost a good part of each connection.
+      helmet: false,
+    },
     (socket, request) => {
       const out = output(socket, ctx);
       const firstMessageTimer = setTimeout(
