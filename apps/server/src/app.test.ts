@@ -76,3 +76,19 @@ describe('Content-Security-Policy img-src', () => {
     }
   });
 });
+
+describe('the chat socket route asked without an upgrade', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers like any unknown API path: the 404 envelope, with the security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/chat' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 404, message: 'errors.notFound', result: 'GET /api/chat' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+  });
+});

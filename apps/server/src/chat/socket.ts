@@ -166,17 +166,20 @@ function handleFirstMessage(ctx: AppContext, socket: WebSocket, user: UserRow, v
  */
 export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
   const open = new Map<number, number>();
-  app.get(
-    '/api/chat',
-    {
-      websocket: true,
-      config: { access: 'public' },
-      schema: { hide: true },
-      // The socket's handshake (written by the websocket server) never carries the reply's headers: building the
-      // security headers for it cost a good part of each connection.
-      helmet: false,
+  app.route({
+    method: 'GET',
+    url: '/api/chat',
+    config: { access: 'public' },
+    schema: { hide: true },
+    // The socket's handshake (written by the websocket server) never carries the reply's headers: building the
+    // security headers for it cost a good part of each connection. A request without an upgrade gets them, and the
+    // same 404 envelope as any unknown API path.
+    helmet: false,
+    handler: (_request, reply) => {
+      reply.helmet();
+      reply.callNotFound();
     },
-    (socket, request) => {
+    wsHandler: (socket, request) => {
       const out = output(socket, ctx);
       const firstMessageTimer = setTimeout(
         () => out.close(CHAT_CLOSE.invalidAskRequest.code, CHAT_CLOSE.invalidAskRequest.reason),
@@ -207,5 +210,5 @@ export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
         handleFirstMessage(ctx, socket, auth.user, parseJson(data, isBinary));
       });
     },
-  );
+  });
 }
