@@ -154,30 +154,36 @@ describe('OpenAI-compatible streams', () => {
     expect(log.outcome).toBe('success');
   });
 
-  it('of many asks that arrive at once, the first reaches the upstream before the last one is admitted', async () => {
-    const n = 20;
-    const users = [];
-    for (let i = 0; i < n; i++) users.push(await user(t, true));
-    const sockets = users.map(
-      (u) => new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie: u.cookie } }),
-    );
-    await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('open', resolve))));
-    const closed = sockets.map((s) => new Promise<number>((resolve) => s.once('close', resolve)));
-    const runningBefore = t.ctx.running.size;
-    // Every question sent in one go: the server reads them together.
-    for (const s of sockets) s.send(JSON.stringify({ ...question, text_content: 'hi' }));
-    const first = await upstream.next();
-    // Asks charged (admitted) when the first upstream request arrived.
-    const admitted = t.ctx.running.size - runningBefore;
-    expect(admitted).toBeGreaterThan(0);
-    expect(admitted).toBeLessThan(n / 4);
-    for (let i = 0; i < n; i++) {
-      const stream = i === 0 ? first : await upstream.next();
-      stream.send('an answer');
-      stream.finish();
-    }
-    expect(await Promise.all(closed)).toEqual(Array(n).fill(1000));
-  });
+  // With SQLite and in-process coordination an admission never waits on I/O, so the order is the queue's alone;
+  // with PostgreSQL or Redis an ask that waits on the network lets the next one in (it holds them up a turn at most).
+  it.skipIf(!!process.env.CC_TEST_DATABASE_URL || !!process.env.CC_TEST_REDIS_URL)(
+    'of many asks that arrive at once, the first reaches the upstream before the last one is admitted',
+    async () => {
+      const n = 20;
+      const users = [];
+      for (let i = 0; i < n; i++) users.push(await user(t, true));
+      const sockets = users.map(
+        (u) => new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie: u.cookie } }),
+      );
+      await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('open', resolve))));
+      const closed = sockets.map((s) => new Promise<number>((resolve) => s.once('close', resolve)));
+      const runningBefore = t.ctx.running.size;
+      // Every question sent in one go: the server reads them together.
+      for (const s of sockets) s.send(JSON.stringify({ ...question, text_content: 'hi' }));
+      const first = await upstream.next();
+      // Asks charged (admitted) when the first upstream request arrived.
+      const admitted = t.ctx.running.size - runningBefore;
+      // Every ask is answered before anything is asserted: the next tests find no stream of this one waiting.
+      for (let i = 0; i < n; i++) {
+        const stream = i === 0 ? first : await upstream.next();
+        stream.send('an answer');
+        stream.finish();
+      }
+      expect(await Promise.all(closed)).toEqual(Array(n).fill(1000));
+      expect(admitted).toBeGreaterThan(0);
+      expect(admitted).toBeLessThan(n / 4);
+    },
+  );
 
   it('a close with neither a finish reason nor [DONE] is a cut-off answer', async () => {
     const u = await user(t, true);
