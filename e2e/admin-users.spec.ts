@@ -89,7 +89,11 @@ test('at 1280 px the user, task and conversation tables keep their actions in vi
     expect(box!.x + box!.width).toBeLessThanOrEqual(1280);
   };
 
+  // The admin was active a minute and a half ago as the page sees it: its row says "2 minutes ago", the longest
+  // relative time a recent activity shows (a row was twice as tall when it wrapped).
+  await page.clock.setFixedTime(Date.now() + 90_000);
   await page.goto('/admin/user');
+  await expect(page.getByText('2 minutes ago')).toBeVisible();
   const more = page.getByRole('button', { name: /^More actions for / }).first();
   await inView(more);
   // Nickname, username and email, status, activity, limits and remark in about one line pair per user.

@@ -171,13 +171,18 @@ export function UserPage() {
       key: 'last_active',
       header: ta('user.lastActive'),
       serverSort: true,
+      // One line whatever the time says ("1 minute ago" wrapped into three lines and made the row twice as tall);
+      // the full date is in the tooltip.
+      width: 116,
       render: (u) =>
         u.last_active_time ? (
           <Tooltip label={formatDateTime(u.last_active_time, language)}>
-            <Text size="sm">{formatRelative(u.last_active_time, language)}</Text>
+            <Text size="sm" truncate>
+              {formatRelative(u.last_active_time, language)}
+            </Text>
           </Tooltip>
         ) : (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="dimmed" truncate>
             {ta('user.neverActive')}
           </Text>
         ),
