@@ -171,18 +171,18 @@ export function UserPage() {
       key: 'last_active',
       header: ta('user.lastActive'),
       serverSort: true,
-      // One line whatever the time says ("1 minute ago" wrapped into three lines and made the row twice as tall);
-      // the full date is in the tooltip.
-      width: 116,
+      // At most two lines whatever the time says ("1 minute ago" wrapped into three lines in a squeezed column and
+      // made the row taller than its neighbours); the full date is in the tooltip.
+      width: 88,
       render: (u) =>
         u.last_active_time ? (
           <Tooltip label={formatDateTime(u.last_active_time, language)}>
-            <Text size="sm" truncate>
+            <Text size="sm" lineClamp={2}>
               {formatRelative(u.last_active_time, language)}
             </Text>
           </Tooltip>
         ) : (
-          <Text size="sm" c="dimmed" truncate>
+          <Text size="sm" c="dimmed" lineClamp={2}>
             {ta('user.neverActive')}
           </Text>
         ),
