@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getConversation } from '../features/conversations/api/get-conversation';
 import { i18n, loadAdminStrings } from '../i18n';
 import { warmFormatters } from '../lib/format';
+import { whenIdle } from '../lib/idle';
 import { loadMarkdownEngine } from '../lib/markdown/load-engine';
 import { queryKeys } from '../lib/query-keys';
 import { getMe, hasLoginFlag } from '../lib/session-flag';
@@ -42,9 +43,4 @@ export function startLikelyLoads(client: QueryClient, url: URL): void {
   prefetchConversation(client, url.searchParams.get('id'));
   // Every message shows its time: the formatters are built while the page waits for its code and history.
   whenIdle(() => warmFormatters(i18n.language));
-}
-
-function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task);
-  else setTimeout(task, 0);
 }

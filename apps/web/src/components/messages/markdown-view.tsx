@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { whenIdle } from '../../lib/idle';
 import { IncrementalBlockSplitter } from '../../lib/markdown/blocks';
 import type { MarkdownRenderer } from '../../lib/markdown/engine';
 import { useMarkdownEngine } from '../../lib/markdown/load-engine';
@@ -72,12 +73,7 @@ export function MarkdownView({
   if (!deferred && !shown) setShown(true);
   useEffect(() => {
     if (!waiting) return;
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(() => setShown(true), 0);
-      return () => clearTimeout(timer);
-    }
-    const handle = requestIdleCallback(() => setShown(true), { timeout: DEFERRED_MARKDOWN_MAX_WAIT_MS });
-    return () => cancelIdleCallback(handle);
+    return whenIdle(() => setShown(true), DEFERRED_MARKDOWN_MAX_WAIT_MS);
   }, [waiting]);
 
   const handleClick = (event: MouseEvent<HTMLDivElement>) => {
