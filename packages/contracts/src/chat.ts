@@ -163,7 +163,3 @@ export const AskResponse = z.discriminatedUnion('type', [
   }),
 ]);
 export type AskResponse = z.infer<typeof AskResponse>;
-
-// The close codes carry no schema: pages that only close sockets do not load zod for them.
-export { CHAT_CLOSE, CLIENT_CLOSE, CLOSE_CODE } from './chat-close';
-export type { CloseCode } from './chat-close';

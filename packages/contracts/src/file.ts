@@ -9,8 +9,6 @@ export const FILE_USE_CASES = ['my_files', 'multimodal', 'ace_upload'] as const;
 export const FileUseCase = z.enum(FILE_USE_CASES);
 export type FileUseCase = z.infer<typeof FileUseCase>;
 
-export { IMAGE_MIME_TYPES } from './limits';
-
 /** An upstream file id (`file-…`, or the newer `file_…`). */
 export const OpenaiWebFileId = z.string().regex(/^file[-_][A-Za-z0-9_-]{1,128}$/);
 

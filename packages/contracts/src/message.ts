@@ -129,8 +129,6 @@ export type ApiChatMessage = z.infer<typeof ApiChatMessage>;
 export const ChatMessage = z.discriminatedUnion('source', [WebChatMessage, ApiChatMessage]);
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
-export { messageText } from './message-text';
-
 export const ConversationHistory = z.object({
   _id: z.string(),
   source: ChatSource,

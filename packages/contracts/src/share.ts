@@ -46,7 +46,6 @@ export type SharedConversation = z.infer<typeof SharedConversation>;
 export const EXPORT_FORMATS = ['json', 'md'] as const;
 export const ExportQuery = z.object({ format: z.enum(EXPORT_FORMATS).default('json') });
 
-export { IMPORT_MAX_BYTES } from './limits';
 /** Most messages an imported conversation may hold. */
 export const IMPORT_MAX_MESSAGES = 10_000;
 
