@@ -16,6 +16,7 @@ beforeEach(async () => {
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 /** A conversation of `count` questions and answers, oldest first. */
@@ -93,6 +94,5 @@ describe('the message list', () => {
     expect(waiting.every((row) => Number(row.dataset.index) < groups.length - 4)).toBe(true);
     await act(async () => idle.splice(0).forEach((task) => task()));
     expect(rows().filter((row) => row.querySelector('.cc-plain-text'))).toHaveLength(0);
-    vi.unstubAllGlobals();
   });
 });
