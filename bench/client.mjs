@@ -359,10 +359,28 @@ for (let run = 0; run < RUNS; run++) {
     window.__answerEnded = new Promise((resolve) => (window.__wsClosed = resolve));
   });
   await p.getByTestId('chat-input').press('Enter');
+  // Is the list following the answer? Its distance from the bottom, read four times a second while it streams
+  // (a read costs the page next to nothing).
+  let ended = false;
+  const gaps = [];
+  const sampling = (async () => {
+    while (!ended) {
+      await sleep(250);
+      if (ended) break;
+      gaps.push(
+        await p.evaluate(() => {
+          const el = document.querySelector('[data-testid=message-list]');
+          return el ? Math.round(el.scrollHeight - el.scrollTop - el.clientHeight) : -1;
+        }),
+      );
+    }
+  })();
   await Promise.race([
     p.evaluate(() => window.__answerEnded),
     sleep(120_000, null, { ref: false }).then(() => Promise.reject(new Error('the answer did not end'))),
   ]);
+  ended = true;
+  await sampling;
   // Let the last frame render and the page settle.
   await p.evaluate(
     () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
@@ -389,6 +407,14 @@ for (let run = 0; run < RUNS; run++) {
     layouts: d('LayoutCount'),
     recalcStyles: d('RecalcStyleCount'),
     socketFrames: await p.evaluate(() => window.__ws.frames),
+    /** Reads of the list's distance from its bottom while the answer streamed (px), and how many were > 2 px. */
+    bottomGapSamples: gaps.length,
+    bottomGapMaxPx: Math.max(0, ...gaps),
+    bottomGapOver2: gaps.filter((g) => g > 2).length,
+    bottomGapAtEndPx: await p.evaluate(() => {
+      const el = document.querySelector('[data-testid=message-list]');
+      return el ? Math.round(el.scrollHeight - el.scrollTop - el.clientHeight) : -1;
+    }),
     answerChars,
     wallMs,
   });
@@ -406,6 +432,10 @@ const stream = {
   layouts: pick('layouts'),
   socketFrames: pick('socketFrames'),
   answerChars: pick('answerChars'),
+  /** Reads while streaming that found the list more than 2 px above its bottom (all runs), and the largest gap. */
+  bottomGapOver2: streamRuns.reduce((n, r) => n + r.bottomGapOver2, 0),
+  bottomGapSamples: streamRuns.reduce((n, r) => n + r.bottomGapSamples, 0),
+  bottomGapMaxPx: Math.max(...streamRuns.map((r) => r.bottomGapMaxPx)),
 };
 await browser.close();
 stopServer();
@@ -434,6 +464,11 @@ const rows = [
     '',
   ],
   ['  answer characters', stream.answerChars, '≈ 20000'],
+  [
+    '  list off its bottom while streaming: reads / largest gap px',
+    `${stream.bottomGapOver2} of ${stream.bottomGapSamples} / ${stream.bottomGapMaxPx}`,
+    '0',
+  ],
   ['open 1,000 messages: last message shown ms', open.lastMessageVisibleMs, '≤ 500'],
   [
     '  main-thread busy ms / CPU ms / rows in DOM',

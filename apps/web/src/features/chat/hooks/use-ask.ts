@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { CHAT_CLOSE } from '@cc/contracts';
 import type { AskRequestInput, ChatMessage } from '@cc/contracts';
 import { openAsk, resumeCurrentAsk } from '../../../lib/chat-socket';
@@ -31,7 +32,12 @@ export function useAsk({ onSettled }: UseAskOptions) {
   const settledRef = useLatest(onSettled);
 
   const scheduleCommit = useCallback(() => {
-    throttle.current ??= createFrameThrottle(() => setState(stateRef.current), STREAM_RENDER_INTERVAL_MS);
+    // Rendered inside the animation frame (flushSync): a plain setState there renders in a task after the frame,
+    // and the new text waits for the next one (one more frame laid out and painted per update).
+    throttle.current ??= createFrameThrottle(
+      () => flushSync(() => setState(stateRef.current)),
+      STREAM_RENDER_INTERVAL_MS,
+    );
     throttle.current.schedule();
   }, []);
 
