@@ -18,8 +18,6 @@ export interface MessageListProps {
   resetKey: string;
   /** A message to scroll to and highlight briefly instead (a search result); ignored when not on the shown path. */
   focusMessageId?: string | null;
-  /** Bumped when the streaming answer grows: the list follows it while the reader is at the bottom. */
-  contentVersion?: number;
   /** Rendered after the last row, inside the scroll area (pending answer, error card). */
   footer?: ReactNode;
   /** Wrap long code lines (preference codeAutoWrap). */
@@ -77,7 +75,6 @@ export function MessageList({
   userMarkdown,
   resetKey,
   focusMessageId,
-  contentVersion = 0,
   footer,
   codeWrap,
 }: MessageListProps) {
@@ -108,6 +105,11 @@ export function MessageList({
     // come into or leave the view. Following a streaming answer scrolls every frame and its row grows: that no
     // longer re-renders the list once per scroll and per measurement.
     directDomUpdates: true,
+    // A row re-measured while the reader is at the end (a streaming answer growing) keeps the end in view: the
+    // virtualizer moves the scroll by the growth when it measures, in the same frame, instead of a follow-up scroll
+    // on the next frames. Its end is the last row's; below it are the footer and the spacer, so a reader who
+    // scrolled up further than those (about NEAR_BOTTOM_PX) is not followed.
+    anchorTo: 'end',
   });
 
   const scrollToBottom = useCallback(
@@ -145,8 +147,8 @@ export function MessageList({
     if (el && atBottom.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1)
       el.scrollTop = el.scrollHeight;
   });
-  // New content while at the bottom: follow it on the next frames (once rows are measured). One pending follow at a
-  // time: a streaming answer changes the content every frame, and each follow forces a layout.
+  // New rows while at the bottom: follow them on the next frames (once they are measured). A row that grows (a
+  // streaming answer) is followed by the virtualizer as it measures (anchorTo 'end') and by the effect above.
   const follow = useRef<number | null>(null);
   useEffect(() => {
     if (!atBottom.current || follow.current !== null) return;
@@ -154,7 +156,7 @@ export function MessageList({
       follow.current = null;
       scrollToBottom(2);
     });
-  }, [groups.length, contentVersion, scrollToBottom]);
+  }, [groups.length, scrollToBottom]);
   useEffect(
     () => () => {
       if (follow.current !== null) cancelAnimationFrame(follow.current);

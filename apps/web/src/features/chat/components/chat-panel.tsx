@@ -232,8 +232,6 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   }, [history, branchFrom]);
   const messages = useMemo(() => (ask ? [...path, ...ask.messages] : path), [path, ask]);
   const groups = useMemo(() => groupMessages(messages), [messages]);
-  const lastMessage = messages[messages.length - 1];
-  const contentVersion = lastMessage ? messages.length * 1_000_000 + textOf(lastMessage).length : 0;
   const showContinue = !busy && !ask && canContinue(path);
 
   const askTarget = (): AskTarget | null => {
@@ -514,7 +512,6 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
               userMarkdown={preference.renderUserMessageInMd}
               resetKey={targetKey}
               focusMessageId={target.kind === 'conversation' ? target.focusMessageId : null}
-              contentVersion={contentVersion}
               footer={footer}
               codeWrap={preference.codeAutoWrap}
             />
