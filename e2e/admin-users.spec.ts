@@ -99,6 +99,16 @@ test('at 1280 px the user, task and conversation tables keep their actions in vi
   // Nickname, username and email, status, activity, limits and remark in about one line pair per user.
   const row = page.locator('tr[data-row-id]').first();
   expect((await row.boundingBox())!.height).toBeLessThanOrEqual(64);
+  // No cell's content runs into the next column (the limits of a user without limits once ran under the group).
+  const overflowing = await page.locator('tr[data-row-id] td').evaluateAll((cells) =>
+    cells
+      .filter((cell) => {
+        const right = cell.getBoundingClientRect().right;
+        return [...cell.querySelectorAll('*')].some((el) => el.getBoundingClientRect().right > right + 1);
+      })
+      .map((cell) => cell.textContent),
+  );
+  expect(overflowing).toEqual([]);
   // The table fits: nothing scrolls sideways.
   const table = page.getByRole('table', { name: 'User management' });
   expect((await table.boundingBox())!.x + (await table.boundingBox())!.width).toBeLessThanOrEqual(1280);

@@ -5,7 +5,7 @@ import { modelDisplay } from '../../../../components/model-display';
 import { formatDateTime } from '../../../../lib/format';
 import { formatMoney } from '../../../../lib/money';
 import { useAdminT } from '../../shared/admin-i18n';
-import { formatRemaining, summarizeLimits } from '../lib/limits';
+import { summarizeLimits } from '../lib/limits';
 
 /** A small badge whose tooltip lists what it counts; focusable so the keyboard reaches the list too. */
 function DetailBadge({ label, lines, color }: { label: string; lines: string[]; color?: string }) {
@@ -19,17 +19,24 @@ function DetailBadge({ label, lines, color }: { label: string; lines: string[]; 
 }
 
 /**
- * One line per source: allowed or not, asks left, max conversations, and badges for model restrictions, rate
+ * One line per source: allowed or not, asks left and max conversations when limited, and badges for model restrictions, rate
  * limits, time slots and validity whose tooltips hold the details.
  */
 export function LimitsSummary({ setting }: { setting: UserSetting }) {
   const { ta, t, language } = useAdminT();
-  const unlimited = ta('common.unlimited');
   return (
     <Stack gap={2}>
       {summarizeLimits(setting).map((limits) => {
         const restricted = limits.perModel.filter((m) => m.remaining !== 'unlimited');
         const source = setting[limits.source];
+        // Only the counts that are limited ("No limits" when neither is): a user without limits once read
+        // "Unlimited asks left · max Unlimited conversations", wider than the column.
+        const counts = [
+          limits.totalAsks !== 'unlimited' && ta('user.asksLeft', { count: limits.totalAsks }),
+          limits.maxConversations !== 'unlimited' &&
+            ta('user.maxConvShort', { count: limits.maxConversations }),
+        ].filter((part): part is string => !!part);
+        const countsText = counts.length ? counts.join(' · ') : ta('user.noLimits');
         return (
           <Group key={limits.source} gap={4} wrap="nowrap" data-testid={`limits-${limits.source}`}>
             <Badge
@@ -46,9 +53,8 @@ export function LimitsSummary({ setting }: { setting: UserSetting }) {
               </Text>
             ) : (
               <>
-                <Text size="xs" style={{ whiteSpace: 'nowrap' }}>
-                  {ta('user.asksLeft', { count: formatRemaining(limits.totalAsks, unlimited) })} ·{' '}
-                  {ta('user.maxConvShort', { count: formatRemaining(limits.maxConversations, unlimited) })}
+                <Text size="xs" truncate title={countsText} style={{ minWidth: 0 }}>
+                  {countsText}
                 </Text>
                 {restricted.length > 0 && (
                   <DetailBadge

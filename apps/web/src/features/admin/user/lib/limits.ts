@@ -44,8 +44,3 @@ export function summarizeSource(setting: UserSetting, source: ChatSource, now = 
 export function summarizeLimits(setting: UserSetting, now = Date.now()): SourceLimits[] {
   return SOURCES.map((source) => summarizeSource(setting, source, now));
 }
-
-/** A count for display: a number, or the given word for unlimited. */
-export function formatRemaining(value: Remaining, unlimited: string): string {
-  return value === 'unlimited' ? unlimited : String(value);
-}
