@@ -171,9 +171,9 @@ export function UserPage() {
       key: 'last_active',
       header: ta('user.lastActive'),
       serverSort: true,
-      // At most two lines whatever the time says ("1 minute ago" wrapped into three lines in a squeezed column and
-      // made the row taller than its neighbours); the full date is in the tooltip.
-      width: 88,
+      // At most two lines whatever the time says, and wide enough that "2 minutes ago" fits in them (at 88 px it
+      // showed "2 minute…"); the full date is in the tooltip.
+      width: 104,
       render: (u) =>
         u.last_active_time ? (
           <Tooltip label={formatDateTime(u.last_active_time, language)}>
