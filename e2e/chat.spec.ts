@@ -43,6 +43,24 @@ test('a reload during an answer shows it continuing live, and stop still works',
   await expect(lastRow(page)).toContainText(before.slice(0, 20));
 });
 
+/**
+ * The demo emulator streams as fast as it can unless told otherwise: an answer of a few hundred words can start and
+ * end between two looks of a test. Paced to `tokensPerSecond` for `run`, then as fast again.
+ */
+async function withPacedEmulator(page: Page, tokensPerSecond: number, run: () => Promise<void>) {
+  const info = await page.request.get('/api/system/info');
+  const emulator = ((await info.json()) as { result: { demo: { emulator_url: string } } }).result.demo
+    .emulator_url;
+  const pace = (tps: number) =>
+    page.request.post(`${emulator}/__control/knobs`, { data: { tokensPerSecond: tps } });
+  expect((await pace(tokensPerSecond)).ok()).toBe(true);
+  try {
+    await run();
+  } finally {
+    await pace(0);
+  }
+}
+
 test('a long answer is followed to its end while it streams, and scrolling up stops following', async ({
   page,
 }) => {
@@ -50,26 +68,35 @@ test('a long answer is followed to its end while it streams, and scrolling up st
   await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E follow ${Date.now() % 100000}`);
   const list = page.getByTestId('message-list');
   const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-  await send(page, '#long 900 a long answer');
-  await expect(page.getByTestId('stop-button')).toBeVisible();
-  // Taller than the view while it streams, and kept at the bottom.
-  await expect
-    .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
-    .toBe(true);
-  await expect.poll(gap).toBeLessThan(2);
-  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
-  await expect.poll(gap).toBeLessThan(2);
-  await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toHaveCount(0);
+  // About 1,200 tokens an answer, at 300 a second: streaming for about four seconds.
+  await withPacedEmulator(page, 300, async () => {
+    await send(page, '#long 900 a long answer');
+    await expect(page.getByTestId('stop-button')).toBeVisible();
+    // Taller than the view while it streams, and kept at the bottom.
+    await expect
+      .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
+      .toBe(true);
+    await expect.poll(gap).toBeLessThan(2);
+    // Not only eventually: read again and again while it streams, it is at the bottom every time (the list follows
+    // the growing row in the frame it grows, not a frame or two later).
+    const reads: number[] = [];
+    while (await page.getByTestId('stop-button').isVisible()) reads.push(await gap());
+    expect(reads.length).toBeGreaterThan(5);
+    expect(reads.filter((g) => g >= 2)).toEqual([]);
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
+    await expect.poll(gap).toBeLessThan(2);
+    await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toHaveCount(0);
 
-  // Scrolled up: the next answer does not pull the reader down; the button brings them back.
-  await send(page, '#long 600 another one');
-  await expect(page.getByTestId('stop-button')).toBeVisible();
-  await list.evaluate((el) => el.scrollTo({ top: 0 }));
-  await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toBeVisible();
-  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
-  expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50);
-  await page.getByRole('button', { name: 'Jump to the latest message' }).click();
-  await expect.poll(gap).toBeLessThan(2);
+    // Scrolled up: the next answer does not pull the reader down; the button brings them back.
+    await send(page, '#long 600 another one');
+    await expect(page.getByTestId('stop-button')).toBeVisible();
+    await list.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toBeVisible();
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
+    expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50);
+    await page.getByRole('button', { name: 'Jump to the latest message' }).click();
+    await expect.poll(gap).toBeLessThan(2);
+  });
 });
 
 for (const [source, model] of [

@@ -116,7 +116,8 @@ export function MessageList({
     (frames = 1) => {
       const step = (left: number) => {
         const el = scrollRef.current;
-        if (!el) return;
+        // The reader scrolled away meanwhile: theirs to decide.
+        if (!el || !atBottom.current) return;
         el.scrollTop = el.scrollHeight;
         if (left > 1) requestAnimationFrame(() => step(left - 1));
       };
@@ -183,6 +184,13 @@ export function MessageList({
     if (!el) return;
     const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
     atBottom.current = near;
+    if (!near) {
+      // Scrolled up: a follow still under way (new rows: the virtualizer keeps scrolling to the last row while its
+      // target moves, for up to seconds) must not pull the reader back down.
+      virtualizer.cancelScroll();
+      if (follow.current !== null) cancelAnimationFrame(follow.current);
+      follow.current = null;
+    }
     setShowJump(!near);
   };
 
