@@ -183,10 +183,12 @@ export function MessageList({
     const el = scrollRef.current;
     if (!el) return;
     const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    const wasAtBottom = atBottom.current;
     atBottom.current = near;
-    if (!near) {
-      // Scrolled up: a follow still under way (new rows: the virtualizer keeps scrolling to the last row while its
-      // target moves, for up to seconds) must not pull the reader back down.
+    if (wasAtBottom && !near) {
+      // Scrolled up from the bottom: a follow still under way (new rows: the virtualizer keeps scrolling to the last
+      // row while its target moves, for up to seconds) must not pull the reader back down. A scroll to a message
+      // asked for (a search result) starts away from the bottom and keeps its own correction.
       virtualizer.cancelScroll();
       if (follow.current !== null) cancelAnimationFrame(follow.current);
       follow.current = null;
