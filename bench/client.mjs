@@ -300,6 +300,12 @@ const open = {
 };
 
 // ---- 1. stream a long answer into a new conversation
+/** How far the page's message list is from its bottom (px; -1 without a list). */
+const bottomGap = (p) =>
+  p.evaluate(() => {
+    const el = document.querySelector('[data-testid=message-list]');
+    return el ? Math.round(el.scrollHeight - el.scrollTop - el.clientHeight) : -1;
+  });
 const streamRuns = [];
 for (let run = 0; run < RUNS; run++) {
   const p = await context.newPage();
@@ -367,12 +373,7 @@ for (let run = 0; run < RUNS; run++) {
     while (!ended) {
       await sleep(250);
       if (ended) break;
-      gaps.push(
-        await p.evaluate(() => {
-          const el = document.querySelector('[data-testid=message-list]');
-          return el ? Math.round(el.scrollHeight - el.scrollTop - el.clientHeight) : -1;
-        }),
-      );
+      gaps.push(await bottomGap(p));
     }
   })();
   await Promise.race([
@@ -411,10 +412,7 @@ for (let run = 0; run < RUNS; run++) {
     bottomGapSamples: gaps.length,
     bottomGapMaxPx: Math.max(0, ...gaps),
     bottomGapOver2: gaps.filter((g) => g > 2).length,
-    bottomGapAtEndPx: await p.evaluate(() => {
-      const el = document.querySelector('[data-testid=message-list]');
-      return el ? Math.round(el.scrollHeight - el.scrollTop - el.clientHeight) : -1;
-    }),
+    bottomGapAtEndPx: await bottomGap(p),
     answerChars,
     wallMs,
   });

@@ -12,6 +12,14 @@ beforeEach(async () => {
 });
 afterEach(cleanup);
 
+function show(setting: ReturnType<typeof adminUser>['setting']) {
+  render(
+    <MantineProvider>
+      <LimitsSummary setting={setting} />
+    </MantineProvider>,
+  );
+}
+
 function counts(source: 'openai_web' | 'openai_api'): string | null {
   return screen.getByTestId(`limits-${source}`).querySelector('p')?.textContent ?? null;
 }
@@ -24,22 +32,14 @@ describe('LimitsSummary', () => {
     user.setting.openai_api.allow_to_use = true;
     user.setting.openai_api.total_ask_count = 12;
     user.setting.openai_api.max_conv_count = -1;
-    render(
-      <MantineProvider>
-        <LimitsSummary setting={user.setting} />
-      </MantineProvider>,
-    );
+    show(user.setting);
     // Once "Unlimited asks left · max Unlimited conversations": wider than the column, it ran under the next one.
     expect(counts('openai_web')).toBe('Unlimited asks');
     expect(counts('openai_api')).toBe('12 asks left');
     cleanup();
 
     user.setting.openai_api.max_conv_count = 3;
-    render(
-      <MantineProvider>
-        <LimitsSummary setting={user.setting} />
-      </MantineProvider>,
-    );
+    show(user.setting);
     expect(counts('openai_api')).toBe('12 asks left · max 3 conversations');
     // Cut short with an ellipsis when the column is narrow: the whole text is in its title.
     expect(screen.getByTestId('limits-openai_api').querySelector('p')?.getAttribute('title')).toBe(

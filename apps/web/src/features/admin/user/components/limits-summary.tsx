@@ -19,8 +19,8 @@ function DetailBadge({ label, lines, color }: { label: string; lines: string[]; 
 }
 
 /**
- * One line per source: allowed or not, asks left and max conversations when limited, and badges for model restrictions, rate
- * limits, time slots and validity whose tooltips hold the details.
+ * One line per source: allowed or not, asks left and max conversations when they are limited, and badges for model
+ * restrictions, rate limits, time slots and validity whose tooltips hold the details.
  */
 export function LimitsSummary({ setting }: { setting: UserSetting }) {
   const { ta, t, language } = useAdminT();
@@ -29,14 +29,14 @@ export function LimitsSummary({ setting }: { setting: UserSetting }) {
       {summarizeLimits(setting).map((limits) => {
         const restricted = limits.perModel.filter((m) => m.remaining !== 'unlimited');
         const source = setting[limits.source];
-        // Only the counts that are limited ("No limits" when neither is): a user without limits once read
+        // Only the counts that are limited ("Unlimited asks" when neither is): a user without limits once read
         // "Unlimited asks left · max Unlimited conversations", wider than the column.
         const counts = [
           limits.totalAsks !== 'unlimited' && ta('user.asksLeft', { count: limits.totalAsks }),
           limits.maxConversations !== 'unlimited' &&
             ta('user.maxConvShort', { count: limits.maxConversations }),
         ].filter((part): part is string => !!part);
-        const countsText = counts.length ? counts.join(' · ') : ta('user.noLimits');
+        const countsText = counts.length ? counts.join(' · ') : ta('user.unlimitedAsks');
         return (
           <Group key={limits.source} gap={4} wrap="nowrap" data-testid={`limits-${limits.source}`}>
             <Badge
