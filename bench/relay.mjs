@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'burst,spread' },
     label: { type: 'string' },
     'bytes-asks': { type: 'string', default: '100' },
+    /** Asks for the server's CPU cost per ask (one after another in 4 lanes, an unpaced short answer). */
+    'cost-asks': { type: 'string', default: '400' },
     'skip-build': { type: 'boolean', default: false },
     /** Clients that do not offer permessage-deflate (to see what compression costs the server). */
     'no-deflate': { type: 'boolean', default: false },
@@ -41,7 +43,7 @@ const { values: args } = parseArgs({
     'server-node-options': { type: 'string', default: '' },
   },
 });
-const LEVELS = args.levels.split(',').map(Number);
+const LEVELS = args.levels.split(',').filter(Boolean).map(Number);
 const MODES = args.modes.split(',');
 const CHUNK_CHARS = 8;
 const CHUNKS_PER_SECOND = 20;
@@ -50,7 +52,7 @@ const SPREAD_MS = 3000;
 const WORDS = 130; // ≈ 100 chunks of 8 characters
 const PROMPT = `#long ${WORDS}`;
 const ADMIN_PASSWORD = 'bench-admin-pass-1';
-const USERS = Math.max(...LEVELS, Number(args['bytes-asks']));
+const USERS = Math.max(...LEVELS, Number(args['bytes-asks']), Number(args['cost-asks']));
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -295,7 +297,7 @@ async function direct(startAt) {
 }
 
 /** One ask through the product: time to first content, chunk arrivals, wire bytes and answer bytes. */
-function relay(cookie, startAt, mode) {
+function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-deflate']) {
   return new Promise((resolve) => {
     setTimeout(
       () => {
@@ -314,7 +316,7 @@ function relay(cookie, startAt, mode) {
         };
         const ws = new WebSocket(`${base.replace('http', 'ws')}/api/chat`, {
           headers: { cookie, origin: base },
-          perMessageDeflate: !args['no-deflate'],
+          perMessageDeflate: deflate,
         });
         ws.on('open', () => {
           opened = performance.now() - began;
@@ -324,7 +326,7 @@ function relay(cookie, startAt, mode) {
               source: 'openai_api',
               model: 'gpt_3_5',
               new_conversation: true,
-              text_content: PROMPT,
+              text_content: prompt,
               stream_mode: mode,
               ask_id: randomUUID(),
             }),
@@ -449,6 +451,62 @@ async function bytesPerAnswerByte(mode, n) {
   };
 }
 
+/** The server's CPU time so far (user + system), ms. */
+function serverCpuMs() {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
+/**
+ * The server's CPU per ask, from the socket's opening to its close: n asks of a short unpaced answer, four at a
+ * time, each lane one ask after another (so nothing queues and the machine is not saturated).
+ */
+async function costPerAsk(n, deflate) {
+  const knobs = await (await fetch(`${upstream}/__control/knobs`)).json();
+  const setKnobs = (body) =>
+    fetch(`${upstream}/__control/knobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await setKnobs({ firstTokenLatencyMs: 0, tokensPerSecond: 0 });
+  const lanes = 4;
+  const lane = async (l, count) => {
+    const results = [];
+    for (let i = 0; i < count; i++)
+      results.push(await relay(cookies[(l * count + i) % cookies.length], 0, 'delta', '#long 5', deflate));
+    return results;
+  };
+  await lane(0, 20); // warm-up
+  const cpu0 = serverCpuMs();
+  const began = performance.now();
+  const results = (await Promise.all(Array.from({ length: lanes }, (_, l) => lane(l, n / lanes)))).flat();
+  const wall = performance.now() - began;
+  const cpu = serverCpuMs() - cpu0;
+  await setKnobs({
+    firstTokenLatencyMs: knobs.firstTokenLatencyMs,
+    tokensPerSecond: knobs.tokensPerSecond,
+  });
+  const ok = results.filter((r) => r.ok);
+  return {
+    deflate,
+    asks: ok.length,
+    failed: results.length - ok.length,
+    first_errors: [...new Set(results.filter((r) => !r.ok).map((r) => r.error))].slice(0, 3),
+    server_cpu_ms_per_ask: round(cpu / results.length, 2),
+    wall_ms_per_ask_per_lane: round((wall * lanes) / results.length, 1),
+    ttft_p50_ms: round(quantile(ok.map((r) => r.ttft).filter(Number.isFinite), 0.5)),
+  };
+}
+
+const costs = [];
+if (Number(args['cost-asks']) > 0)
+  for (const deflate of [true, false]) {
+    const result = await costPerAsk(Number(args['cost-asks']), deflate);
+    costs.push(result);
+    console.log(JSON.stringify(result));
+  }
+
 const runs = [];
 for (const n of LEVELS) {
   for (const pattern of MODES) {
@@ -481,6 +539,7 @@ console.table(
   })),
 );
 console.table(bytes);
+console.table(costs);
 const out = path.join(root, 'bench/results');
 mkdirSync(out, { recursive: true });
 const report = {
@@ -494,6 +553,7 @@ const report = {
   },
   runs,
   bytes,
+  cost_per_ask: costs,
 };
 writeFileSync(
   path.join(out, args.label ? `relay-${args.label}.json` : 'relay.json'),

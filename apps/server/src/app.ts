@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
@@ -21,6 +22,7 @@ import { registerRequestStats } from './http/request-stats';
 import { authRoutes } from './routes/auth.routes';
 import { healthRoutes } from './routes/health.routes';
 import { chatSocketRoute } from './chat/socket';
+import { compressInline } from './chat/inline-deflate';
 import { conversationRoutes } from './routes/conversation.routes';
 import { shareRoutes } from './routes/share.routes';
 import { signInRoutes } from './routes/sign-in.routes';
@@ -35,8 +37,9 @@ import { groupRoutes } from './routes/group.routes';
 
 /**
  * Compression of websocket frames (permessage-deflate, when the client offers it; browsers do). Answer frames are
- * small and alike, so even tiny ones are compressed (threshold 0), with the context kept between frames. A small
- * window and memory level keep it to about 20 kB per socket, so thousands of sockets fit.
+ * small and alike, so even tiny ones are compressed (threshold 0), with the context kept between frames, in-line
+ * (`compressInline`). A small window and memory level keep it to about 20 kB per socket, so thousands of sockets
+ * fit.
  */
 const CHAT_DEFLATE = {
   threshold: 0,
@@ -131,6 +134,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // A store that fails (Redis out) lets the request through rather than answering 500.
   await app.register(rateLimit, { global: false, skipOnError: true, ...ctx.coordination.rateLimitStore });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024, perMessageDeflate: CHAT_DEFLATE } });
+  app.websocketServer.on('connection', (socket: WebSocket) =>
+    compressInline(socket, CHAT_DEFLATE.zlibDeflateOptions),
+  );
   await app.register(swagger, {
     openapi: {
       info: { title: 'Chat Commons API', version: '1.0.1' },

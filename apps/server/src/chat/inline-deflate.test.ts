@@ -1,0 +1,139 @@
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp } from '../test/harness';
+import type { TestApp } from '../test/harness';
+import { InlineDeflater } from './inline-deflate';
+
+const OPTIONS = { level: 1, memLevel: 4, windowBits: 13 };
+const frame = (i: number) =>
+  Buffer.from(JSON.stringify({ type: 'append', text: `word ${i} and more words` }));
+
+/** A receiver keeping its context, as a browser does. */
+function inflater() {
+  const inflate = zlib.createInflateRaw({ windowBits: 15 });
+  const parts: Buffer[] = [];
+  inflate.on('data', (chunk: Buffer) => parts.push(chunk));
+  let failed: Error | null = null;
+  inflate.on('error', (err: Error) => (failed = err));
+  return (data: Buffer) =>
+    new Promise<string>((resolve, reject) => {
+      if (failed) return reject(failed);
+      inflate.write(data);
+      inflate.flush(zlib.constants.Z_SYNC_FLUSH, () =>
+        failed ? reject(failed) : resolve(Buffer.concat(parts.splice(0)).toString()),
+      );
+    });
+}
+
+describe('InlineDeflater', () => {
+  it('compresses frame after frame with the context kept, each flushed to a byte boundary', async () => {
+    const deflater = new InlineDeflater(OPTIONS);
+    const receive = inflater();
+    const sizes: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const out = deflater.push(frame(i));
+      expect([...out.subarray(-4)]).toEqual([0, 0, 0xff, 0xff]);
+      sizes.push(out.length);
+      expect(await receive(out)).toBe(frame(i).toString());
+    }
+    // Later frames refer to the earlier ones: far smaller than the first.
+    expect(Math.max(...sizes.slice(10))).toBeLessThan(sizes[0]! / 2);
+    deflater.close();
+  });
+
+  it('takes input larger than its output space in one push, and forgets the context on reset', async () => {
+    const deflater = new InlineDeflater(OPTIONS);
+    const receive = inflater();
+    const receive2 = inflater();
+    const big = Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7919) % 10_007).join(','));
+    expect(await receive(deflater.push(big))).toBe(big.toString());
+    deflater.push(frame(1));
+    deflater.reset();
+    const fresh = new InlineDeflater(OPTIONS);
+    expect(deflater.push(frame(2)).equals(fresh.push(frame(2)))).toBe(true);
+    deflater.close();
+    fresh.close();
+    expect(() => deflater.push(frame(3))).toThrow();
+    // Text is taken as a string too (a socket hands a text frame so); anything else is refused, never written.
+    const text = new InlineDeflater(OPTIONS);
+    expect(await receive2(text.push('plain text'))).toBe('plain text');
+    expect(() => text.push(new Uint16Array(4) as unknown as Buffer)).toThrow(TypeError);
+    text.close();
+  });
+});
+
+describe('chat sockets compress in-line', () => {
+  let t: TestApp;
+  let url: string;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    url = (await t.app.listen({ host: '127.0.0.1', port: 0 })).replace(/^http/, 'ws');
+    const u = await t.createUser();
+    cookie = await t.login(u.row.username, u.password);
+  });
+  afterAll(() => t.close());
+
+  /** Opens a chat socket with `options` and returns both ends (the server's as the websocket server holds it). */
+  async function connect(options: WebSocket.ClientOptions) {
+    const before = new Set(t.app.websocketServer.clients);
+    const client = new WebSocket(`${url}/api/chat`, { ...options, headers: { cookie } });
+    await new Promise((resolve, reject) => {
+      client.once('open', resolve);
+      client.once('error', reject);
+    });
+    const server = [...t.app.websocketServer.clients].find((s) => !before.has(s))!;
+    return { client, server };
+  }
+
+  type Extension = {
+    params: Record<string, unknown>;
+    compress(d: Buffer, fin: boolean, cb: () => void): void;
+  };
+  const extensionOf = (socket: WebSocket) =>
+    (socket as unknown as { _extensions: Record<string, Extension | undefined> })._extensions[
+      'permessage-deflate'
+    ];
+
+  it('the client reads every frame, and a frame is compressed before compress returns', async () => {
+    const { client, server } = await connect({ perMessageDeflate: true });
+    expect(client.extensions).toContain('permessage-deflate');
+    const received: string[] = [];
+    const all = new Promise<void>((resolve) =>
+      client.on('message', (data: Buffer) => received.push(data.toString()) === 100 && resolve()),
+    );
+    for (let i = 0; i < 100; i++) server.send(frame(i).toString());
+    await all;
+    expect(received).toEqual(Array.from({ length: 100 }, (_, i) => frame(i).toString()));
+    // Last: a frame compressed and never sent leaves the client's context behind the server's.
+    let done = false;
+    extensionOf(server)!.compress(frame(0), true, () => (done = true));
+    expect(done).toBe(true);
+    client.terminate();
+  });
+
+  it('honours a client that asks the server to keep no context', async () => {
+    const { client, server } = await connect({ perMessageDeflate: { serverNoContextTakeover: true } });
+    expect(extensionOf(server)!.params.server_no_context_takeover).toBe(true);
+    const received: string[] = [];
+    const all = new Promise<void>((resolve) =>
+      client.on('message', (data: Buffer) => received.push(data.toString()) === 20 && resolve()),
+    );
+    for (let i = 0; i < 20; i++) server.send(frame(i).toString());
+    await all;
+    expect(received).toEqual(Array.from({ length: 20 }, (_, i) => frame(i).toString()));
+    client.terminate();
+  });
+
+  it('a client that offers no compression gets plain frames', async () => {
+    const { client, server } = await connect({ perMessageDeflate: false });
+    expect(client.extensions).toBe('');
+    const got = new Promise<string>((resolve) =>
+      client.once('message', (data: Buffer) => resolve(data.toString())),
+    );
+    server.send('plain');
+    expect(await got).toBe('plain');
+    client.terminate();
+  });
+});
