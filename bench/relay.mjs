@@ -32,7 +32,7 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'burst,spread' },
     label: { type: 'string' },
     'bytes-asks': { type: 'string', default: '100' },
-    /** Asks for the server's CPU cost per ask (one after another in 4 lanes, an unpaced short answer). */
+    /** Asks per round for the server's CPU per ask (4 lanes, one ask after another, a short unpaced answer). */
     'cost-asks': { type: 'string', default: '400' },
     'skip-build': { type: 'boolean', default: false },
     /** Clients that do not offer permessage-deflate (to see what compression costs the server). */
@@ -458,10 +458,12 @@ function serverCpuMs() {
 }
 
 /**
- * The server's CPU per ask, from the socket's opening to its close: n asks of a short unpaced answer, four at a
- * time, each lane one ask after another (so nothing queues and the machine is not saturated).
+ * The server's CPU per ask, from the socket's opening to its close: asks of a short unpaced answer, four at a
+ * time, each lane one ask after another (so nothing queues and the machine is not saturated). After a warm-up
+ * in both modes (the first hundreds of asks are slower: code not yet optimised), compressed and plain rounds
+ * alternate, n asks each, and each mode's rounds are added up.
  */
-async function costPerAsk(n, deflate) {
+async function costPerAsk(n) {
   const knobs = await (await fetch(`${upstream}/__control/knobs`)).json();
   const setKnobs = (body) =>
     fetch(`${upstream}/__control/knobs`, {
@@ -471,41 +473,47 @@ async function costPerAsk(n, deflate) {
     });
   await setKnobs({ firstTokenLatencyMs: 0, tokensPerSecond: 0 });
   const lanes = 4;
-  const lane = async (l, count) => {
-    const results = [];
-    for (let i = 0; i < count; i++)
-      results.push(await relay(cookies[(l * count + i) % cookies.length], 0, 'delta', '#long 5', deflate));
-    return results;
+  const measure = async (count, deflate) => {
+    const cpu0 = serverCpuMs();
+    const began = performance.now();
+    const lane = async (l) => {
+      const results = [];
+      for (let i = 0; i < count / lanes; i++)
+        results.push(await relay(cookies[l * (count / lanes) + i], 0, 'delta', '#long 5', deflate));
+      return results;
+    };
+    const results = (await Promise.all(Array.from({ length: lanes }, (_, l) => lane(l)))).flat();
+    return { results, cpu: serverCpuMs() - cpu0, wall: performance.now() - began };
   };
-  await lane(0, 20); // warm-up
-  const cpu0 = serverCpuMs();
-  const began = performance.now();
-  const results = (await Promise.all(Array.from({ length: lanes }, (_, l) => lane(l, n / lanes)))).flat();
-  const wall = performance.now() - began;
-  const cpu = serverCpuMs() - cpu0;
+  for (const deflate of [true, false]) await measure(200, deflate); // warm-up
+  const totals = new Map([true, false].map((d) => [d, { results: [], cpu: 0, wall: 0 }]));
+  for (const deflate of [true, false, false, true]) {
+    const r = await measure(n, deflate);
+    const total = totals.get(deflate);
+    total.results.push(...r.results);
+    total.cpu += r.cpu;
+    total.wall += r.wall;
+  }
   await setKnobs({
     firstTokenLatencyMs: knobs.firstTokenLatencyMs,
     tokensPerSecond: knobs.tokensPerSecond,
   });
-  const ok = results.filter((r) => r.ok);
-  return {
-    deflate,
-    asks: ok.length,
-    failed: results.length - ok.length,
-    first_errors: [...new Set(results.filter((r) => !r.ok).map((r) => r.error))].slice(0, 3),
-    server_cpu_ms_per_ask: round(cpu / results.length, 2),
-    wall_ms_per_ask_per_lane: round((wall * lanes) / results.length, 1),
-    ttft_p50_ms: round(quantile(ok.map((r) => r.ttft).filter(Number.isFinite), 0.5)),
-  };
+  return [...totals].map(([deflate, { results, cpu, wall }]) => {
+    const ok = results.filter((r) => r.ok);
+    return {
+      deflate,
+      asks: ok.length,
+      failed: results.length - ok.length,
+      first_errors: [...new Set(results.filter((r) => !r.ok).map((r) => r.error))].slice(0, 3),
+      server_cpu_ms_per_ask: round(cpu / results.length, 2),
+      wall_ms_per_ask_per_lane: round((wall * lanes) / results.length, 1),
+      ttft_p50_ms: round(quantile(ok.map((r) => r.ttft).filter(Number.isFinite), 0.5)),
+    };
+  });
 }
 
-const costs = [];
-if (Number(args['cost-asks']) > 0)
-  for (const deflate of [true, false]) {
-    const result = await costPerAsk(Number(args['cost-asks']), deflate);
-    costs.push(result);
-    console.log(JSON.stringify(result));
-  }
+const costs = Number(args['cost-asks']) > 0 ? await costPerAsk(Number(args['cost-asks'])) : [];
+for (const cost of costs) console.log(JSON.stringify(cost));
 
 const runs = [];
 for (const n of LEVELS) {

@@ -80,7 +80,17 @@ async function* guarded(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): 
   }
 }
 
-/** One upstream HTTP call with connect/read timeouts, optional proxy and abort; maps failures to upstream errors. */
+/**
+ * A connection that ends (or is reset) before any answer: most often a pooled one the upstream had already
+ * closed, its idle timeout ending as the request went out.
+ */
+const CLOSED_BEFORE_ANSWER = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
+
+/**
+ * One upstream HTTP call with connect/read timeouts, optional proxy and abort; maps failures to upstream errors.
+ * A request whose connection closes before any answer is sent once more (on a new connection) when its body can
+ * be sent again: a kept-alive connection the upstream closed is not the user's failure.
+ */
 export async function upstreamRequest(
   url: string,
   init: { method: string; headers?: Record<string, string>; body?: string | Buffer | Readable },
@@ -88,14 +98,21 @@ export async function upstreamRequest(
 ): Promise<UpstreamResponse> {
   try {
     if (options.publicOnly) assertPublicUrl(url);
-    const res = await request(url, {
-      method: init.method,
-      headers: init.headers,
-      body: init.body,
-      signal: options.signal,
-      dispatcher: dispatcherFor(options.proxy, options.connectTimeoutMs, options.publicOnly ?? false),
-      headersTimeout: options.readTimeoutMs,
-      bodyTimeout: options.readTimeoutMs,
+    const send = () =>
+      request(url, {
+        method: init.method,
+        headers: init.headers,
+        body: init.body,
+        signal: options.signal,
+        dispatcher: dispatcherFor(options.proxy, options.connectTimeoutMs, options.publicOnly ?? false),
+        headersTimeout: options.readTimeoutMs,
+        bodyTimeout: options.readTimeoutMs,
+      });
+    const replayable = init.body === undefined || typeof init.body === 'string' || Buffer.isBuffer(init.body);
+    const res = await send().catch((e: unknown) => {
+      const code = (e as { code?: string }).code ?? '';
+      if (!replayable || options.signal?.aborted || !CLOSED_BEFORE_ANSWER.has(code)) throw e;
+      return send();
     });
     const body = guarded(res.body, options.signal);
     const text = async () => {

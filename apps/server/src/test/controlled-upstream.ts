@@ -64,7 +64,9 @@ export class ControlledUpstream {
         chunk({ choices: [{ delta: {}, finish_reason: reason }] });
         res.end(done ? 'data: [DONE]\n\n' : undefined);
       },
-      cut: () => res.destroy(),
+      // After what was sent is on the wire: an answer cut off mid-way (a connection dropped before any answer
+      // is sent once more: see upstreamRequest).
+      cut: () => res.write('', () => res.destroy()),
       aborted: new Promise((resolve) => res.on('close', () => !res.writableEnded && resolve())),
     };
     const taker = this.takers.shift();
