@@ -47,6 +47,47 @@ test('a non-superuser opening /admin goes to 403; the superuser sees /admin/syst
   await expect(page).toHaveURL(/\/error\/403$/);
 });
 
+test('the chat page fetches the admin strings only for the demo-mode note a superuser sees', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await useEnglish(page);
+  const adminStrings: string[] = [];
+  page.on('request', (r) => /\/admin\.(en-US|zh-CN)[-.]/.test(r.url()) && adminStrings.push(r.url()));
+  await login(page);
+  // A superuser lands on the admin pages (which load the strings): the chat page opened afresh.
+  adminStrings.length = 0;
+  await page.goto('/conversation');
+  const note = page.getByTestId('demo-notice');
+  await expect(note).toContainText('Demo mode');
+  await expect(note).not.toContainText('adminx.');
+  expect(adminStrings).toHaveLength(1);
+
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === 'cc_session')!;
+  const name = `plain${Date.now() % 100000}`;
+  const created = await request.post('/api/auth/register', {
+    headers: {
+      cookie: `cc_session=${session.value}`,
+      origin: new URL(baseURL ?? 'http://127.0.0.1:8123').origin,
+    },
+    data: { username: name, nickname: name, email: `${name}@example.com`, password: 'user-pass-123' },
+  });
+  expect(created.status()).toBe(201);
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.removeItem('loginExpiresAt'));
+  await page.goto('/login');
+  adminStrings.length = 0;
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password', { exact: true }).fill('user-pass-123');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('new-conversation')).toBeVisible();
+  await expect(note).toHaveCount(0);
+  expect(adminStrings).toEqual([]);
+});
+
 test('the language menu switches between 简体中文 (default) and English', async ({ page }) => {
   await page.goto('/home');
   await expect(page.getByTestId('not-logged-in')).toHaveText('未登录');

@@ -1,17 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { getConversation } from '../features/conversations/api/get-conversation';
-import { i18n, loadAdminStrings } from '../i18n';
+import { i18n } from '../i18n';
 import { warmFormatters } from '../lib/format';
 import { whenIdle } from '../lib/idle';
 import { loadMarkdownEngine } from '../lib/markdown/load-engine';
 import { queryKeys } from '../lib/query-keys';
 import { getMe, hasLoginFlag } from '../lib/session-flag';
 
-/** The chat page's code (a chunk of its own); its demo-mode notice speaks with the admin strings. */
+/** The chat page's code (a chunk of its own; its demo-mode notice fetches the admin strings it shows). */
 export function loadConversationPage() {
-  return Promise.all([import('./pages/conversation-route'), loadAdminStrings()]).then(
-    ([m]) => m.ConversationRoute,
-  );
+  return import('./pages/conversation-route').then((m) => m.ConversationRoute);
 }
 
 /**

@@ -63,6 +63,11 @@ function currentLanguage(): Language {
   return LANGUAGES.includes(i18n.language as Language) ? (i18n.language as Language) : DEFAULT_LANGUAGE;
 }
 
+/** Whether the admin strings of the current language are in (no request needed to show an admin string). */
+export function adminStringsReady(): boolean {
+  return i18n.getResource(currentLanguage(), 'translation', 'adminx.demo.title') !== undefined;
+}
+
 /** Loads the admin strings of the current language (and of any language switched to later). */
 export async function loadAdminStrings(languages: readonly Language[] = [currentLanguage()]): Promise<void> {
   adminWanted = true;

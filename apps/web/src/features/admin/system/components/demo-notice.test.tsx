@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { SystemInfo } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../../i18n';
+import type * as I18nModule from '../../../../i18n';
 import { queryKeys } from '../../../../lib/query-keys';
 import { clearLoginFlag, setLoginFlag } from '../../../../lib/session';
 import { STORAGE_KEYS, writeStorage } from '../../../../lib/storage';
@@ -11,6 +12,21 @@ import { adminUser } from '../../shared/fixtures';
 import { adminKeys } from '../../shared/query-keys';
 import { installDomStubs } from '../../shared/test-dom';
 import { DemoModeNotice } from './demo-notice';
+
+/** Whether the admin strings count as loaded, and the notice's requests for them. */
+const adminStrings = vi.hoisted(() => ({ ready: true, loads: 0 }));
+vi.mock('../../../../i18n', async (importOriginal) => {
+  const actual = await importOriginal<typeof I18nModule>();
+  return {
+    ...actual,
+    adminStringsReady: () => adminStrings.ready,
+    loadAdminStrings: async () => {
+      adminStrings.loads += 1;
+      await Promise.resolve();
+      adminStrings.ready = true;
+    },
+  };
+});
 
 const DEMO: NonNullable<SystemInfo['demo']> = {
   sources: ['openai_web', 'openai_api'],
@@ -26,6 +42,8 @@ beforeEach(async () => {
 });
 afterEach(() => {
   cleanup();
+  adminStrings.ready = true;
+  adminStrings.loads = 0;
   clearLoginFlag();
   writeStorage(STORAGE_KEYS.demoNoticeHidden, null);
   vi.unstubAllGlobals();
@@ -47,6 +65,19 @@ function renderNotice(me: { is_superuser: boolean }, demo: SystemInfo['demo'] | 
 }
 
 describe('DemoModeNotice', () => {
+  it('fetches the admin strings only to show the note: a superuser gets it once they are in', async () => {
+    adminStrings.ready = false;
+    renderNotice({ is_superuser: false });
+    expect(screen.queryByTestId('demo-notice')).toBeNull();
+    expect(adminStrings.loads).toBe(0);
+    cleanup();
+
+    renderNotice({ is_superuser: true });
+    expect(screen.queryByTestId('demo-notice')).toBeNull();
+    expect(await screen.findByTestId('demo-notice')).toBeTruthy();
+    expect(adminStrings.loads).toBe(1);
+  });
+
   it('tells a superuser what demo mode is and lists the demo prompts', () => {
     renderNotice({ is_superuser: true });
     const note = screen.getByTestId('demo-notice');

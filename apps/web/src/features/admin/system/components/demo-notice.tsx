@@ -1,7 +1,8 @@
 import { Alert, Button, Code, Collapse, SimpleGrid, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SystemInfo } from '@cc/contracts';
+import { adminStringsReady, loadAdminStrings } from '../../../../i18n';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../../../../lib/storage';
 import { useUser } from '../../../../lib/session';
 import { useDemoMode } from '../api/get-system-info';
@@ -87,7 +88,22 @@ export function DemoModeNotice() {
   const { data: user } = useUser();
   const { data: demo } = useDemoMode(!!user?.is_superuser);
   const [hidden, setHidden] = useState(() => readStorage(STORAGE_KEYS.demoNoticeHidden));
-  if (!user?.is_superuser || !demo || hidden === demo.emulator_url) return null;
+  const shown = !!user?.is_superuser && !!demo && hidden !== demo.emulator_url;
+  // The note speaks with the admin strings: fetched when it is to be shown (a superuser in demo mode), so the chat
+  // page of everyone else downloads none of them.
+  const [stringsReady, setStringsReady] = useState(adminStringsReady);
+  useEffect(() => {
+    if (!shown || stringsReady) return;
+    let live = true;
+    loadAdminStrings().then(
+      () => live && setStringsReady(true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [shown, stringsReady]);
+  if (!shown || !stringsReady) return null;
   return (
     <DemoNotice
       demo={demo}
