@@ -1,4 +1,5 @@
 import { Avatar, Badge, Group, Text } from '@mantine/core';
+import { memo } from 'react';
 import { AVATAR_COLORS, MODEL_DISPLAY } from '@cc/contracts';
 import type { AnyModel, ModelDisplay, ModelStyle } from '@cc/contracts';
 import { CodeIcon, GlobeIcon, ImageIcon, PuzzleIcon, SparkIcon, UserIcon } from './icons';
@@ -47,9 +48,10 @@ const STYLE_ICONS: Record<ModelStyle, typeof SparkIcon> = {
 /**
  * The model's avatar: colour by style (SPEC §9 avatar colours), icon by style. An image named after the model
  * (or `label`, which is also its tooltip), or hidden from assistive technology when `decorative` (the model's
- * name is written beside it).
+ * name is written beside it). Memoised: a streaming answer's row re-renders every frame, its avatar need not
+ * (Mantine resolves an avatar's colours on every render).
  */
-export function ModelAvatar({
+export const ModelAvatar = memo(function ModelAvatar({
   model,
   size = 28,
   decorative = false,
@@ -76,9 +78,10 @@ export function ModelAvatar({
       <Icon size={Math.round(size * 0.6)} />
     </Avatar>
   );
-}
+});
 
-export function UserAvatar({ size = 28 }: { size?: number }) {
+/** The user's avatar. Memoised like the model's: a streaming answer's row re-renders every frame. */
+export const UserAvatar = memo(function UserAvatar({ size = 28 }: { size?: number }) {
   return (
     <Avatar
       size={size}
@@ -88,7 +91,7 @@ export function UserAvatar({ size = 28 }: { size?: number }) {
       <UserIcon size={Math.round(size * 0.6)} />
     </Avatar>
   );
-}
+});
 
 /** The model name in its colour (3.5 green, 3.5 mobile dark green, 4 mobile dark purple, other 4s purple). */
 export function ModelLabel({

@@ -1,6 +1,6 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
@@ -196,6 +196,8 @@ export function MessageList({
     setShowJump(!near);
   };
 
+  // Translated once per language, not on each of the frames a streaming answer renders.
+  const listLabel = useMemo(() => t('render.messages'), [t]);
   const items = virtualizer.getVirtualItems();
   // The rows in view (the others are overscan: their markdown waits until the browser is idle).
   const inView = virtualizer.range;
@@ -209,7 +211,7 @@ export function MessageList({
         role="log"
         aria-live="off"
         tabIndex={0}
-        aria-label={t('render.messages')}
+        aria-label={listLabel}
       >
         <div className="cc-list-inner" ref={virtualizer.containerRef}>
           {items.map((item) => {

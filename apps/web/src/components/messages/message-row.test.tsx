@@ -1,13 +1,26 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as MantineCore from '@mantine/core';
+import type { ComponentProps } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n';
 import { groupMessages } from '../../lib/conversation/history';
 import { formatDateTime } from '../../lib/format';
 import { installDomStubs } from '../../test/dom-stubs';
 import { web } from '../../test/fixtures';
 import { MessageRow } from './message-row';
+
+/** Renders of Mantine's Avatar (the row's avatar resolves its colours on every render). */
+const avatarRenders = vi.hoisted(() => ({ count: 0 }));
+vi.mock('@mantine/core', async (importOriginal) => {
+  const actual = await importOriginal<typeof MantineCore>();
+  function Avatar(props: ComponentProps<typeof actual.Avatar>) {
+    avatarRenders.count += 1;
+    return <actual.Avatar {...props} />;
+  }
+  return { ...actual, Avatar };
+});
 
 beforeEach(async () => {
   installDomStubs();
@@ -39,5 +52,24 @@ describe('a message row', () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
     expect(await screen.findByText(full)).toBeTruthy();
+  });
+
+  it('while its answer streams, only the text re-renders: the avatar keeps its render', () => {
+    const row = (text: string) => {
+      const [group] = groupMessages([web('a1', 'assistant', text)]);
+      return (
+        <QueryClientProvider client={new QueryClient()}>
+          <MantineProvider>
+            <MessageRow group={group!} model="gpt_4" userMarkdown={false} />
+          </MantineProvider>
+        </QueryClientProvider>
+      );
+    };
+    const view = render(row('Hel'));
+    const before = avatarRenders.count;
+    view.rerender(row('Hello, wor'));
+    view.rerender(row('Hello, world'));
+    expect(view.container.textContent).toContain('Hello, world');
+    expect(avatarRenders.count).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { memo, useCallback, useContext, useState } from 'react';
+import { memo, useCallback, useContext, useMemo, useState } from 'react';
 import type { Dispatch, SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
@@ -328,6 +328,8 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
   const rowModel = group.messages.find((m) => m.model)?.model ?? model;
   const time = last?.create_time ?? first?.create_time;
   const isTemp = group.messages.every((m) => m.id.startsWith('temp_'));
+  // Translated once per language, not on each of the frames a streaming answer renders.
+  const rowLabel = useMemo(() => (isUser ? t('render.you') : t('render.assistant')), [isUser, t]);
 
   // The footer keeps its props while the answer streams: its actions read the row as it is when clicked.
   const rowRef = useLatest({ group, model });
@@ -347,7 +349,7 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
   return (
     <article
       className={`cc-row ${isUser ? 'cc-row-user' : 'cc-row-assistant'}`}
-      aria-label={isUser ? t('render.you') : t('render.assistant')}
+      aria-label={rowLabel}
       data-group-id={group.id}
       data-role={group.role}
     >
