@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, startConversation, useEnglish } from './helpers';
+import { login, loginAs, registerUser, startConversation, useEnglish } from './helpers';
 
 test('unknown paths go to 404, / goes to /home, the redirect page redirects', async ({ page }) => {
   await useEnglish(page);
@@ -49,7 +49,6 @@ test('a non-superuser opening /admin goes to 403; the superuser sees /admin/syst
 
 test('the chat page fetches the admin strings only for the demo-mode note a superuser sees', async ({
   page,
-  request,
   baseURL,
 }) => {
   await useEnglish(page);
@@ -64,25 +63,12 @@ test('the chat page fetches the admin strings only for the demo-mode note a supe
   await expect(note).not.toContainText('adminx.');
   expect(adminStrings).toHaveLength(1);
 
-  const cookies = await page.context().cookies();
-  const session = cookies.find((c) => c.name === 'cc_session')!;
-  const name = `plain${Date.now() % 100000}`;
-  const created = await request.post('/api/auth/register', {
-    headers: {
-      cookie: `cc_session=${session.value}`,
-      origin: new URL(baseURL ?? 'http://127.0.0.1:8123').origin,
-    },
-    data: { username: name, nickname: name, email: `${name}@example.com`, password: 'user-pass-123' },
-  });
-  expect(created.status()).toBe(201);
+  const plain = { username: `plain${Date.now() % 100000}`, password: 'user-pass-123' };
+  await registerUser(page, baseURL ?? 'http://127.0.0.1:8123', plain);
   await page.context().clearCookies();
   await page.evaluate(() => localStorage.removeItem('loginExpiresAt'));
-  await page.goto('/login');
   adminStrings.length = 0;
-  await page.getByLabel('Username').fill(name);
-  await page.getByLabel('Password', { exact: true }).fill('user-pass-123');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
+  await loginAs(page, plain);
   await expect(page.getByTestId('new-conversation')).toBeVisible();
   await expect(note).toHaveCount(0);
   expect(adminStrings).toEqual([]);
