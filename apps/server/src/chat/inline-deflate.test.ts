@@ -96,16 +96,21 @@ describe('chat sockets compress in-line', () => {
       'permessage-deflate'
     ];
 
+  /** The server sends `count` frames; the client reads each of them, in order. */
+  async function expectEveryFrame(server: WebSocket, client: WebSocket, count: number) {
+    const received: string[] = [];
+    const all = new Promise<void>((resolve) =>
+      client.on('message', (data: Buffer) => received.push(data.toString()) === count && resolve()),
+    );
+    for (let i = 0; i < count; i++) server.send(frame(i).toString());
+    await all;
+    expect(received).toEqual(Array.from({ length: count }, (_, i) => frame(i).toString()));
+  }
+
   it('the client reads every frame, and a frame is compressed before compress returns', async () => {
     const { client, server } = await connect({ perMessageDeflate: true });
     expect(client.extensions).toContain('permessage-deflate');
-    const received: string[] = [];
-    const all = new Promise<void>((resolve) =>
-      client.on('message', (data: Buffer) => received.push(data.toString()) === 100 && resolve()),
-    );
-    for (let i = 0; i < 100; i++) server.send(frame(i).toString());
-    await all;
-    expect(received).toEqual(Array.from({ length: 100 }, (_, i) => frame(i).toString()));
+    await expectEveryFrame(server, client, 100);
     // Last: a frame compressed and never sent leaves the client's context behind the server's.
     let done = false;
     extensionOf(server)!.compress(frame(0), true, () => (done = true));
@@ -116,13 +121,7 @@ describe('chat sockets compress in-line', () => {
   it('honours a client that asks the server to keep no context', async () => {
     const { client, server } = await connect({ perMessageDeflate: { serverNoContextTakeover: true } });
     expect(extensionOf(server)!.params.server_no_context_takeover).toBe(true);
-    const received: string[] = [];
-    const all = new Promise<void>((resolve) =>
-      client.on('message', (data: Buffer) => received.push(data.toString()) === 20 && resolve()),
-    );
-    for (let i = 0; i < 20; i++) server.send(frame(i).toString());
-    await all;
-    expect(received).toEqual(Array.from({ length: 20 }, (_, i) => frame(i).toString()));
+    await expectEveryFrame(server, client, 20);
     client.terminate();
   });
 
