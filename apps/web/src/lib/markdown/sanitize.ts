@@ -85,9 +85,14 @@ const STYLE_FETCH = /\\|@import|(?:url|image|image-set|cross-fade|src|element|ex
 
 let hooked = false;
 
+/**
+ * Sets the configuration (once: parsed on every call otherwise — its allow-lists rebuilt for each block a
+ * streaming answer renders) and the hooks.
+ */
 function installHooks(): void {
   if (hooked) return;
   hooked = true;
+  DOMPurify.setConfig({ ...CONFIG, RETURN_TRUSTED_TYPE: false });
   DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
     // A same-origin blob: image (the page's own object URL) is kept; the URL pattern refuses other blob: URLs.
     if (node.nodeName === 'IMG' && data.attrName === 'src' && data.attrValue.startsWith('blob:')) {
@@ -139,5 +144,5 @@ export function sanitizeHtml(
   installHooks();
   // The hooks are global and synchronous: the label holds for exactly this call.
   remoteImageLabel = options.remoteImageLabel;
-  return DOMPurify.sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: false });
+  return DOMPurify.sanitize(html);
 }
