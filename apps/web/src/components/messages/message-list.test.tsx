@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n';
 import { groupMessages } from '../../lib/conversation/history';
@@ -94,5 +94,31 @@ describe('the message list', () => {
     expect(waiting.every((row) => Number(row.dataset.index) < groups.length - 4)).toBe(true);
     await act(async () => idle.splice(0).forEach((task) => task()));
     expect(rows().filter((row) => row.querySelector('.cc-plain-text'))).toHaveLength(0);
+  });
+
+  it('keeps following content that grows below the reader; only scrolling up away from the end stops it', async () => {
+    stubSizes();
+    renderList(conversation(10));
+    const list = document.querySelector<HTMLElement>('[data-testid=message-list]')!;
+    let top = 400;
+    let height = 1000;
+    Object.defineProperty(list, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (value: number) => (top = Math.max(0, Math.min(value, height - 600))),
+    });
+    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => height });
+    const scrolled = () => act(() => void list.dispatchEvent(new Event('scroll')));
+    scrolled();
+    // An answer grew by 300 px and a scroll event came before the list caught up: still the reader's place.
+    height = 1300;
+    scrolled();
+    expect(screen.queryByRole('button', { name: 'Jump to the latest message' })).toBeNull();
+    top = 700;
+    scrolled();
+    // The reader scrolls up, away from the end: no longer followed.
+    top = 500;
+    scrolled();
+    expect(await screen.findByRole('button', { name: 'Jump to the latest message' })).toBeTruthy();
   });
 });

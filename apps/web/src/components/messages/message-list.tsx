@@ -179,13 +179,19 @@ export function MessageList({
     return () => clearTimeout(timer);
   }, [focusMessageId, focusGroupId]);
 
+  // Where the last scroll event left the list: a reader who scrolls up moves it up. Content growing below (an answer
+  // that grew before the list caught up) leaves it where it was, and does not stop the following.
+  const lastScrollTop = useRef(0);
   const handleScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
     const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    const movedUp = el.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = el.scrollTop;
     const wasAtBottom = atBottom.current;
-    atBottom.current = near;
-    if (wasAtBottom && !near) {
+    if (near) atBottom.current = true;
+    else if (movedUp) atBottom.current = false;
+    if (wasAtBottom && !atBottom.current) {
       // Scrolled up from the bottom: a follow still under way (new rows: the virtualizer keeps scrolling to the last
       // row while its target moves, for up to seconds) must not pull the reader back down. A scroll to a message
       // asked for (a search result) starts away from the bottom and keeps its own correction.
@@ -193,7 +199,7 @@ export function MessageList({
       if (follow.current !== null) cancelAnimationFrame(follow.current);
       follow.current = null;
     }
-    setShowJump(!near);
+    setShowJump(!atBottom.current);
   };
 
   // Translated once per language, not on each of the frames a streaming answer renders.
