@@ -13,7 +13,8 @@ import type { SourceAdapter } from '../sources/types';
 import { countTokens } from '../sources/tokens';
 import { pathContext } from './context-path';
 import { checkQuota, estimateAskCost, reserve } from './quota-ledger';
-import type { Reservation } from './quota-ledger';
+import type { Charge, Reservation } from './quota-ledger';
+import type { Executor } from '../repositories/executor';
 
 /** An ask that passed every check and has been charged. */
 export interface Admission {
@@ -94,6 +95,8 @@ export async function admitAsk(
   user: UserRow,
   request: AskRequest,
   adapter: SourceAdapter,
+  /** Written in the charge's transaction (the record of the ask in flight). */
+  alongside?: (trx: Executor, charge: Charge) => Promise<void>,
 ): Promise<Admission> {
   const { source, model } = request;
   await markUserActive(ctx, user);
@@ -140,6 +143,14 @@ export async function admitAsk(
     budgeted && config.billing.prices[model]
       ? estimateAskCost(config.billing, model, await inputTokensOf(ctx, request, conversation, question))
       : 0;
-  const reservation = await reserve(ctx, user.id, source, model, adapter.sharedCap(config, model), estimate);
+  const reservation = await reserve(
+    ctx,
+    user.id,
+    source,
+    model,
+    adapter.sharedCap(config, model),
+    estimate,
+    alongside,
+  );
   return { conversation, setting, pluginIds, question, reservation };
 }

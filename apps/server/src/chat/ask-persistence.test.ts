@@ -1,4 +1,7 @@
 import http from 'node:http';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
@@ -120,6 +123,13 @@ describe('what an ask leaves behind', () => {
         return row?.text.length ?? 0;
       };
       await until(async () => (await stored()) >= STALLED_CHARS, 3000);
+      // Its record in flight says so, from the same write: another instance settling it would charge it.
+      const record = await t.ctx.dbHandle.db
+        .selectFrom('running_asks')
+        .select(['answered', 'conversation_id'])
+        .where('user_id', '=', u.id)
+        .executeTakeFirstOrThrow();
+      expect(record).toEqual({ answered: 1, conversation_id: id });
     } finally {
       live.close();
       await live.closed;
@@ -166,5 +176,91 @@ describe('what an ask leaves behind', () => {
     const after = await rows();
     if (t.ctx.dbHandle.dialect === 'sqlite')
       expect((await indexed())!.sort()).toEqual(after.map((r) => r.id).sort());
+  });
+});
+
+describe('how an ask writes', () => {
+  it.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
+    'when the settling transaction fails, each part is written on its own: charged once, nothing left in flight',
+    async () => {
+      const u = await user();
+      const db = t.ctx.dbHandle.db;
+      // The ask log refuses rows (the settling transaction then fails as a whole).
+      await sql`create trigger refuse_ask_logs before insert on ask_logs begin select raise(abort, 'refused'); end`.execute(
+        db,
+      );
+      try {
+        const res = await ask(
+          url,
+          { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 5' },
+          { cookie: u.cookie },
+        );
+        expect(res.code).toBe(1000);
+      } finally {
+        await sql`drop trigger refuse_ask_logs`.execute(db);
+      }
+      const loaded = await getUser(t.ctx, u.id);
+      expect(joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count).toBe(4);
+      expect(
+        await db.selectFrom('running_asks').select('ask_id').where('user_id', '=', u.id).execute(),
+      ).toEqual([]);
+      expect(t.ctx.running.size).toBe(0);
+    },
+  );
+
+  it('in three transactions (the charge with its record in flight, the answer, the settlement), nothing outside', async () => {
+    // Every statement the app runs, in order (SQL printing at debug level).
+    const statements: string[] = [];
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          const entry = JSON.parse(chunk.toString()) as { ms?: number; msg: string };
+          if (entry.ms !== undefined) statements.push(entry.msg);
+          done();
+        },
+      }),
+    );
+    const app = await createTestApp({ common: { print_sql: true } }, undefined, { log });
+    try {
+      const appUrl = await app.app.listen({ host: '127.0.0.1', port: 0 });
+      const u = await app.createUser();
+      const cookie = await app.login(u.row.username, u.password);
+      const question = {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        text_content: '#long 5',
+      };
+      // The first ask also records the user's activity (at most every few minutes).
+      expect((await ask(appUrl, question, { cookie })).code).toBe(1000);
+      statements.length = 0;
+      expect((await ask(appUrl, question, { cookie })).code).toBe(1000);
+
+      const transactions: string[][] = [];
+      const outside: string[] = [];
+      let open: string[] | null = null;
+      for (const sql of statements) {
+        if (sql === 'begin') open = [];
+        else if (sql === 'commit' || sql === 'rollback') {
+          transactions.push(open!);
+          open = null;
+        } else if (open) open.push(sql);
+        else if (/^(insert|update|delete)/.test(sql)) outside.push(sql);
+      }
+      const tables = (tx: string[]) => [
+        ...new Set(
+          tx.map((sql) => /^(?:insert into|update|delete from) "(\w+)"/.exec(sql)?.[1]).filter(Boolean),
+        ),
+      ];
+      expect(outside).toEqual([]);
+      expect(transactions.map(tables)).toEqual([
+        ['quota_counters', 'user_settings', 'rate_events', 'running_asks'],
+        ['conversations', 'messages', 'message_files', 'running_asks'],
+        ['conversations', 'running_asks', 'user_settings', 'ask_logs', 'ask_stats_rollups'],
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -119,11 +119,12 @@ async function askAdmitted(ctx: AppContext, input: AskQuestionInput, started: ()
 async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
   const { request, sink, session, adapter } = run;
   try {
-    const admission = await admitAsk(ctx, run.user, request, adapter);
+    const admission = await admitAsk(ctx, run.user, request, adapter, (trx, charge) =>
+      ctx.running.record(trx, run.askId, charge),
+    );
     run.reservation = admission.reservation;
-    if (run.reservation) await ctx.running.start(run.askId, run.reservation.charge);
-    session.onAnswer = (conversationId) =>
-      void ctx.running.note(run.askId, { answered: 1, conversation_id: conversationId });
+    ctx.running.track(run.askId);
+    session.runningAskId = run.askId;
     const queue: QueueRequest = {
       userId: run.user.id,
       source: request.source,
@@ -135,7 +136,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     run.started();
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
-    void ctx.running.note(run.askId, {
+    session.noteRun({
       server_id: run.lease.server.id,
       queueing_time: run.lease.queuedSeconds,
       ask_started_at: new Date(run.askStartedAt).toISOString(),
@@ -158,13 +159,12 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     // no record, and the user is told.
     if (!session.hasAssistantContent) throw new UpstreamEmptyAnswer();
     await finishTitle(ctx, adapter, request, session, input);
-    if (await ctx.running.finish(run.askId)) await settleAsk(ctx, ended(run), null);
+    await settleAsk(ctx, ended(run), null, { askId: run.askId, alongside: session.pendingTitle() });
     sink.close(CHAT_CLOSE.finished.code, CHAT_CLOSE.finished.reason);
   } catch (e) {
     await session.flush().catch((err: unknown) => ctx.log.error({ err }, 'flushing a partial answer failed'));
     const shutdown = isAbort(e) && run.signal.reason === 'shutdown';
-    if (await ctx.running.finish(run.askId))
-      await settleAsk(ctx, ended(run), e, shutdown ? 'interrupted' : undefined);
+    await settleAsk(ctx, ended(run), e, { askId: run.askId, outcome: shutdown ? 'interrupted' : undefined });
     if (isAbort(e)) sink.close(...closeOfAbort(run.signal.reason as AbortCause));
     else reportFailure(ctx, sink, e, session.conversationId);
   }

@@ -202,6 +202,8 @@ export async function reserve(
   cap: SharedCap | null = null,
   /** Micros to reserve against the budgets (`estimateAskCost`). */
   estimate = 0,
+  /** Written in the charge's own transaction (the record of the ask in flight). */
+  alongside?: (trx: Executor, charge: Charge) => Promise<void>,
 ): Promise<Reservation> {
   const { db, dialect } = ctx.dbHandle;
   const state = await db.transaction().execute(async (trx) => {
@@ -232,10 +234,20 @@ export async function reserve(
       });
       if (capEventId === null) throw fail.noAvailableGpt4AskCount();
     }
-    return { reserved: estimate, reservedDay: keys.day, rateEventId, capEventId };
+    const charge: Charge = {
+      userId,
+      source,
+      model,
+      reserved: estimate,
+      reservedDay: keys.day,
+      rateEventId,
+      capEventId,
+    };
+    await alongside?.(trx, charge);
+    return charge;
   });
   let done = false;
-  const charge: Charge = { userId, source, model, ...state };
+  const charge = state;
   return {
     charge,
     async settle(cost: number) {

@@ -6,6 +6,7 @@ import { messageRepository } from '../repositories/message.repository';
 import { runningAskRepository } from '../repositories/running-ask.repository';
 import type { Charge } from './quota-ledger';
 import { refundCharge } from './quota-ledger';
+import type { Executor } from '../repositories/executor';
 
 /** An ask whose instance has not renewed it for this long is settled by another instance as interrupted. */
 export const INTERRUPTED_AFTER_MS = 10_000;
@@ -35,10 +36,13 @@ export class RunningAsks {
     return runningAskRepository(this.ctx.dbHandle.db);
   }
 
-  /** Records a charged ask that starts now. */
-  async start(askId: string, charge: Charge): Promise<void> {
+  /**
+   * Records a charged ask that starts now, inside the transaction that charges it (`reserve`): a charge is never
+   * committed without the record that lets another instance refund it if this one dies. `track` follows the commit.
+   */
+  async record(trx: Executor, askId: string, charge: Charge): Promise<void> {
     const now = new Date().toISOString();
-    await this.repo().insert({
+    await runningAskRepository(trx).insert({
       ask_id: askId,
       instance_id: this.instanceId,
       user_id: charge.userId,
@@ -53,25 +57,45 @@ export class RunningAsks {
       started_at: now,
       heartbeat_at: now,
     });
+  }
+
+  /** The ask recorded by `record` (now committed) runs here: its heartbeat is kept. */
+  track(askId: string): void {
     this.asks.add(askId);
   }
 
-  /** Records progress (a server, the first content); a failure only costs precision if the instance dies. */
-  note(
+  /**
+   * Records progress (the server, the first stored answer) inside the caller's transaction; a write that fails
+   * only costs precision if the instance dies.
+   */
+  async note(
+    trx: Executor,
     askId: string,
     patch: Partial<
       Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'answered' | 'conversation_id'>
     >,
   ): Promise<void> {
-    if (!this.asks.has(askId)) return Promise.resolve();
-    return this.repo()
-      .update(askId, patch)
-      .catch((err: unknown) => this.ctx.log.warn({ err }, 'recording an ask in flight failed'));
+    if (this.asks.has(askId)) await runningAskRepository(trx).update(askId, patch);
   }
 
   /**
-   * The ask ended here: its record goes. False when another instance already settled it (this one looked dead
-   * for a while): the caller must not settle it twice.
+   * The ask ended here: its record goes, inside the transaction that settles it. False when another instance
+   * already settled it (this one looked dead for a while): the caller must not settle it twice. An ask that was
+   * never recorded (no charge) is this instance's to settle.
+   */
+  async claim(trx: Executor, askId: string): Promise<boolean> {
+    if (!this.asks.has(askId)) return true;
+    return runningAskRepository(trx).remove(askId);
+  }
+
+  /** The ask's record is gone (claimed, or the claim's transaction failed and the record is left to the sweep). */
+  untrack(askId: string): void {
+    this.asks.delete(askId);
+  }
+
+  /**
+   * The ask ended here but its settlement could not be written in one transaction: its record goes on its own.
+   * False when another instance already settled it.
    */
   async finish(askId: string): Promise<boolean> {
     if (!this.asks.delete(askId)) return true;

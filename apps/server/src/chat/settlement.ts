@@ -3,7 +3,9 @@ import type { AppContext } from '../app-context';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { UpstreamTimeout } from '../sources/errors';
 import type { TokenUsage } from '../sources/tokens';
-import { askCost } from './quota-ledger';
+import type { NewAskLogRow } from '../db/schema';
+import type { Executor } from '../repositories/executor';
+import { askCost, refundCharge, settleCharge } from './quota-ledger';
 import type { Reservation } from './quota-ledger';
 import { QueueTimeoutError } from '../errors/queue-errors';
 import { isAppError } from '../errors/app-error';
@@ -40,28 +42,26 @@ export interface AskLogEntry {
   cost?: number | null;
 }
 
-/** Writes the ask log row; a failure to write is logged, never thrown (the answer is already settled). */
-export async function logAsk(ctx: AppContext, entry: AskLogEntry): Promise<void> {
+/** The ask log row of an entry. */
+function askLogRow(entry: AskLogEntry): NewAskLogRow {
   const { error } = entry;
-  await askLogRepository(ctx.dbHandle.db)
-    .insert({
-      time: new Date().toISOString(),
-      source: entry.request.source,
-      model: entry.request.model,
-      user_id: entry.userId,
-      conversation_id: entry.conversationId,
-      server_id: entry.serverId,
-      queueing_time: Math.round(entry.queueSeconds * 1000) / 1000,
-      ask_time: Math.round(Date.now() - entry.askStartedAt) / 1000,
-      outcome: entry.outcome,
-      charged: entry.charged ? 1 : 0,
-      input_tokens: entry.usage?.inputTokens ?? null,
-      output_tokens: entry.usage?.outputTokens ?? null,
-      tokens_estimated: entry.usage ? (entry.usage.estimated ? 1 : 0) : null,
-      cost: entry.cost ?? null,
-      error: error ? String((error as Error).message ?? error).slice(0, 500) : null,
-    })
-    .catch((err: unknown) => ctx.log.error({ err }, 'ask log write failed'));
+  return {
+    time: new Date().toISOString(),
+    source: entry.request.source,
+    model: entry.request.model,
+    user_id: entry.userId,
+    conversation_id: entry.conversationId,
+    server_id: entry.serverId,
+    queueing_time: Math.round(entry.queueSeconds * 1000) / 1000,
+    ask_time: Math.round(Date.now() - entry.askStartedAt) / 1000,
+    outcome: entry.outcome,
+    charged: entry.charged ? 1 : 0,
+    input_tokens: entry.usage?.inputTokens ?? null,
+    output_tokens: entry.usage?.outputTokens ?? null,
+    tokens_estimated: entry.usage ? (entry.usage.estimated ? 1 : 0) : null,
+    cost: entry.cost ?? null,
+    error: error ? String((error as Error).message ?? error).slice(0, 500) : null,
+  };
 }
 
 /** What settlement needs to know about an ask that ended. */
@@ -100,43 +100,104 @@ function countAsk(ctx: AppContext, ask: EndedAsk, error: unknown): void {
   });
 }
 
+export interface SettleOptions {
+  /** Overrides the outcome told by `error` (a shutdown's abort is `interrupted`, not `canceled`). */
+  outcome?: Outcome;
+  /** The ask's record in flight (`running_asks`), claimed in the settling transaction. */
+  askId?: string;
+  /** Written in the same transaction, whoever settles (the title the ask ended with). */
+  alongside?: ((trx: Executor) => Promise<void>) | null;
+}
+
+/** What the ask is charged in the end (micros): the real cost when it answered and is charged; null otherwise. */
+function costOf(ctx: AppContext, ask: EndedAsk): number | null {
+  if (!ask.reservation || !ask.hasAnswer) return null;
+  return ask.usage
+    ? askCost(ctx.runtime.current().billing, ask.request.model, ask.usage)
+    : ask.reservation.charge.reserved;
+}
+
 /**
- * Settles the charge and writes the ask log. An ask that produced an answer keeps its charge; one that did not is
- * refunded. Asks refused before the charge leave no row; asks that passed every check but never left the queue do.
+ * Settles the charge and writes the ask log, in one transaction with the removal of the ask's record in flight:
+ * an ask is settled once, by this instance or (if it looked dead) by another, never half. An ask that produced an
+ * answer keeps its charge; one that did not is refunded. Asks refused before the charge leave no row; asks that
+ * passed every check but never left the queue do. If that transaction fails, each part is written on its own.
  */
 export async function settleAsk(
   ctx: AppContext,
   ask: EndedAsk,
   error: unknown,
-  /** Overrides the outcome told by `error` (a shutdown's abort is `interrupted`, not `canceled`). */
-  outcome?: Outcome,
+  options: SettleOptions = {},
 ): Promise<void> {
-  let cost: number | null = null;
-  if (ask.reservation) {
-    if (ask.hasAnswer) {
-      const { reservation } = ask;
-      const real = ask.usage
-        ? askCost(ctx.runtime.current().billing, ask.request.model, ask.usage)
-        : reservation.charge.reserved;
-      cost = await reservation.settle(real).catch((err: unknown) => {
-        ctx.log.error({ err }, 'settling the cost failed');
-        return reservation.charge.reserved;
-      });
-    } else await ask.reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
-  }
-  countAsk(ctx, ask, error);
-  if (!ask.leased && !ask.reservation) return;
-  await logAsk(ctx, {
+  const { askId, alongside } = options;
+  const real = costOf(ctx, ask);
+  const logged = ask.leased || ask.reservation !== null;
+  const entry = (cost: number | null): AskLogEntry => ({
     request: ask.request,
     userId: ask.userId,
     conversationId: ask.conversationId,
     serverId: ask.serverId,
     queueSeconds: ask.leased ? ask.queueSeconds : (Date.now() - ask.startedAt) / 1000,
     askStartedAt: ask.leased ? ask.askStartedAt || ask.startedAt : Date.now(),
-    outcome: outcome ?? (error ? outcomeOf(error) : 'success'),
+    outcome: options.outcome ?? (error ? outcomeOf(error) : 'success'),
     charged: ask.hasAnswer,
     error,
     usage: ask.usage ?? null,
     cost,
   });
+  if (!alongside && !ask.reservation && !logged) {
+    // Refused before any charge: nothing to write.
+    countAsk(ctx, ask, error);
+    return;
+  }
+  let settled: boolean;
+  try {
+    settled = await ctx.dbHandle.db.transaction().execute(async (trx) => {
+      await alongside?.(trx);
+      if (askId && !(await ctx.running.claim(trx, askId))) return false;
+      let cost: number | null = null;
+      if (ask.reservation) {
+        if (real !== null) cost = await settleCharge(trx, ask.reservation.charge, real);
+        else await refundCharge(trx, ask.reservation.charge);
+      }
+      if (logged) await askLogRepository(trx).insert(askLogRow(entry(cost)));
+      return true;
+    });
+    if (askId) ctx.running.untrack(askId);
+  } catch (err) {
+    ctx.log.error({ err }, 'settling the ask in one transaction failed; writing each part on its own');
+    settled = await settleInParts(ctx, ask, entry, real, options);
+  }
+  if (settled) countAsk(ctx, ask, error);
+}
+
+/** The fallback of `settleAsk`: the record, the charge and the log each written on their own, failures logged. */
+async function settleInParts(
+  ctx: AppContext,
+  ask: EndedAsk,
+  entry: (cost: number | null) => AskLogEntry,
+  real: number | null,
+  { askId, alongside }: SettleOptions,
+): Promise<boolean> {
+  if (alongside)
+    await ctx.dbHandle.db
+      .transaction()
+      .execute(alongside)
+      .catch((err: unknown) => ctx.log.warn({ err }, 'storing the title failed'));
+  if (askId && !(await ctx.running.finish(askId))) return false;
+  let cost: number | null = null;
+  if (ask.reservation) {
+    const { reservation } = ask;
+    if (real !== null)
+      cost = await reservation.settle(real).catch((err: unknown) => {
+        ctx.log.error({ err }, 'settling the cost failed');
+        return reservation.charge.reserved;
+      });
+    else await reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
+  }
+  if (ask.leased || ask.reservation)
+    await askLogRepository(ctx.dbHandle.db)
+      .insert(askLogRow(entry(cost)))
+      .catch((err: unknown) => ctx.log.error({ err }, 'ask log write failed'));
+  return true;
 }

@@ -68,9 +68,13 @@ describe('an instance that stops', () => {
     // Another instance ran these asks and died: its records stop being renewed.
     const dead = new RunningAsks(t.ctx, 'dead-instance');
     try {
-      await dead.start('ask-1', (await reserve(t.ctx, answered.id, 'openai_api', 'gpt_3_5')).charge);
-      await dead.note('ask-1', { answered: 1 });
-      await dead.start('ask-2', (await reserve(t.ctx, unanswered.id, 'openai_api', 'gpt_3_5')).charge);
+      const charge = (userId: number, askId: string) =>
+        reserve(t.ctx, userId, 'openai_api', 'gpt_3_5', null, 0, (trx, c) => dead.record(trx, askId, c));
+      await charge(answered.id, 'ask-1');
+      dead.track('ask-1');
+      await dead.note(t.ctx.dbHandle.db, 'ask-1', { answered: 1 });
+      await charge(unanswered.id, 'ask-2');
+      dead.track('ask-2');
       await until(async () => (await settleInterrupted(t.ctx, Date.now())) === 0);
       expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([9, 9]);
 

@@ -1,7 +1,7 @@
 import { messageText } from '@cc/contracts';
 import type { AskRequest, ChatMessage } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import type { ConversationRow, UserRow } from '../db/schema';
+import type { ConversationRow, RunningAskRow, UserRow } from '../db/schema';
 import { messageToRow } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
@@ -25,8 +25,12 @@ export class StreamSession implements AnswerWriteSource {
   /** When the first answer content arrived (ms since the epoch), 0 until then. */
   firstContentAt = 0;
   title: string | null = null;
-  /** Called once, when the answer's first content arrives (the pipeline records that the ask was answered). */
-  onAnswer: ((conversationId: string) => void) | null = null;
+  /**
+   * The charged ask's record in flight (`running_asks`), when there is one: what it learns (its server, its first
+   * answer) is written with the answer's next write, in the same transaction — the record says "answered" once an
+   * answer is stored.
+   */
+  runningAskId: string | null = null;
   /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
   pluginIds: string[] | null = null;
   private conversationCreated = false;
@@ -46,6 +50,10 @@ export class StreamSession implements AnswerWriteSource {
   /** The upstream's token counts (or its adapter's estimate); null until the stream ended with them. */
   private usage: TokenUsage | null = null;
   private questionText: string | null = null;
+  /** Progress of the ask in flight not yet written to its record. */
+  private runNote: RunNote = {};
+  /** The title changed after the conversation row was written: the next write updates it. */
+  private titleDirty = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -107,7 +115,7 @@ export class StreamSession implements AnswerWriteSource {
           break;
         case 'title':
           // A title the user gave wins over the upstream's.
-          if (this.conversationId && !this.request.new_title?.trim()) await this.setTitle(event.title);
+          if (this.conversationId && !this.request.new_title?.trim()) this.setTitle(event.title);
           break;
         case 'message':
           await this.track(event.message);
@@ -127,13 +135,31 @@ export class StreamSession implements AnswerWriteSource {
     await this.flush();
   }
 
-  /** Keeps and relays a title (from the upstream during the stream, or generated after it). */
-  async setTitle(title: string): Promise<void> {
+  /**
+   * Keeps and relays a title (from the upstream during the stream, or generated after it); it is stored with the
+   * answer's next write (the one at the end of the ask: `pendingTitle`).
+   */
+  setTitle(title: string): void {
     if (!this.conversationId) return;
     this.title = title;
-    if (this.conversationCreated)
-      await conversationRepository(this.ctx.dbHandle.db).update(this.conversationId, { title });
+    if (this.conversationCreated) this.titleDirty = true;
     this.sink.send({ type: 'message', conversation_id: this.conversationId, title });
+  }
+
+  /** Progress of the charged ask, written to its record with the answer's next write. */
+  noteRun(patch: RunNote): void {
+    this.runNote = { ...this.runNote, ...patch };
+  }
+
+  /** The title set since the last write, as a write for the transaction that ends the ask; null when none. */
+  pendingTitle(): ((db: Executor) => Promise<void>) | null {
+    if (!this.titleDirty || !this.conversationId) return null;
+    const conversationId = this.conversationId;
+    const title = this.title;
+    return async (db) => {
+      await conversationRepository(db).update(conversationId, { title });
+      this.titleDirty = false;
+    };
   }
 
   private async track(message: ChatMessage): Promise<void> {
@@ -146,7 +172,7 @@ export class StreamSession implements AnswerWriteSource {
       if (!this.hasAssistantContent && hasContent(m)) {
         this.hasAssistantContent = true;
         this.firstContentAt = Date.now();
-        this.onAnswer?.(this.conversationId);
+        this.noteRun({ answered: 1, conversation_id: this.conversationId });
       }
     }
     this.sink.message(this.conversationId, m);
@@ -201,7 +227,7 @@ export class StreamSession implements AnswerWriteSource {
         const write = this.collect(final, false);
         if (!write) return;
         try {
-          await write.apply(this.ctx.dbHandle.db);
+          await this.ctx.dbHandle.db.transaction().execute((trx) => write.apply(trx));
         } catch (err) {
           write.failed();
           throw err;
@@ -236,12 +262,17 @@ export class StreamSession implements AnswerWriteSource {
     const lastId = this.order[this.order.length - 1];
     const updateNode = !!lastId && (final || ids.length > 0);
     const finishes = !streaming && this.wroteStreaming;
-    if (ids.length === 0 && !updateNode && !finishes && this.conversationCreated) return null;
+    const title = this.titleDirty;
+    if (ids.length === 0 && !updateNode && !finishes && !title && this.conversationCreated) return null;
     const rows = ids.map((id) => ({
       ...messageToRow(conversationId, this.messages.get(id)!, this.order.indexOf(id)),
       streaming: streaming ? 1 : 0,
     }));
     this.dirty.clear();
+    this.titleDirty = false;
+    const note = this.runningAskId && Object.keys(this.runNote).length > 0 ? this.runNote : null;
+    if (note) this.runNote = {};
+    const runningAskId = this.runningAskId;
     // Harmless when the write fails: finishing a conversation without streaming rows changes nothing.
     if (streaming && rows.length > 0) this.wroteStreaming = true;
     if (finishes) this.wroteStreaming = false;
@@ -251,22 +282,34 @@ export class StreamSession implements AnswerWriteSource {
         created = await this.ensureConversation(db);
         if (rows.length > 0) await messageRepository(db).upsert(rows);
         if (finishes) await messageRepository(db).finishStreaming(conversationId);
-        if (updateNode) {
+        if (updateNode || (title && !created)) {
           await conversationRepository(db).update(conversationId, {
-            current_node: lastId,
-            current_model: this.request.model,
-            update_time: new Date().toISOString(),
+            ...(updateNode && {
+              current_node: lastId,
+              current_model: this.request.model,
+              update_time: new Date().toISOString(),
+            }),
+            ...(title && { title: this.title }),
           });
         }
+        if (note && runningAskId) await this.ctx.running.note(db, runningAskId, note);
       },
       failed: () => {
         if (created) this.conversationCreated = false;
+        if (title) this.titleDirty = true;
+        // Newer progress wins over the note that failed.
+        if (note) this.runNote = { ...note, ...this.runNote };
         if (finishes) this.wroteStreaming = true;
         for (const id of ids) this.dirty.add(id);
       },
     };
   }
 }
+
+/** What the record of an ask in flight learns as it runs. */
+type RunNote = Partial<
+  Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'answered' | 'conversation_id'>
+>;
 
 function hasContent(m: ChatMessage): boolean {
   const c = m.content as Record<string, unknown> | null | undefined;

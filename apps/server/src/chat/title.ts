@@ -42,5 +42,5 @@ export async function finishTitle(
       return null;
     });
   const chosen = title ?? (input.text.trim().slice(0, FALLBACK_TITLE_LENGTH) || null);
-  if (chosen) await session.setTitle(chosen);
+  if (chosen) session.setTitle(chosen);
 }

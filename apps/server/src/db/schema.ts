@@ -441,6 +441,7 @@ export type ServerRow = Selectable<ServersTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type AskLogRow = Selectable<AskLogsTable>;
+export type NewAskLogRow = Insertable<AskLogsTable>;
 export type NewRequestLogRow = Insertable<RequestLogsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type ShareRow = Selectable<SharesTable>;
