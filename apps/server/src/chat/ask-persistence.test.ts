@@ -227,7 +227,7 @@ describe('how an ask writes', () => {
       const u = await app.createUser();
       const cookie = await app.login(u.row.username, u.password);
       const question = {
-        source: 'openai_api',
+        source: 'openai_api' as const,
         model: 'gpt_3_5',
         new_conversation: true,
         text_content: '#long 5',
