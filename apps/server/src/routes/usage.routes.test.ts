@@ -209,6 +209,21 @@ describe('tokens recorded per ask', () => {
     });
   });
 
+  it('a question that names a special token (<|endoftext|>) is counted as text, and the answer is kept', async () => {
+    const u = await user();
+    const special = 'what does <|endoftext|> mean?';
+    const r = await ask(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: special },
+      { cookie: u.cookie },
+    );
+    expect(r.code, JSON.stringify(r.frames.at(-1))).toBe(1000);
+    const [log] = await logsOf(u.id);
+    expect(log).toMatchObject({ outcome: 'success', tokens_estimated: 1 });
+    expect(log!.input_tokens).toBe(countTokens(DEFAULT_WEB_MODEL_CODES.gpt_3_5, special));
+    expect(log!.input_tokens).toBeGreaterThan(5);
+  });
+
   it('a 20,000-character answer is counted in well under a second', () => {
     const text = 'The quick brown fox jumps over the lazy dog, 敏捷的棕色狐狸。 '
       .repeat(400)
