@@ -46,6 +46,27 @@ export function sqliteFile(databaseUrl: string | null, dataDir: string): string 
   return file.startsWith('sqlite:') ? file.replace(/^sqlite:(\/\/)?/, '') : file;
 }
 
+/** What PostgreSQL stores for a NUL character, which its text cannot hold. */
+export const NUL_REPLACEMENT = '\uFFFD';
+
+function withoutNul(value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000')
+    ? value.replaceAll('\u0000', NUL_REPLACEMENT)
+    : value;
+}
+
+/**
+ * PostgreSQL refuses a NUL character in text ("invalid byte sequence"): a question, an answer or a nickname that
+ * holds one would fail its whole write (an answer lost, a 500). Strings sent as parameters have it replaced by U+FFFD,
+ * as a UTF-8 decoder shows a byte it cannot read. SQLite stores NUL as it is.
+ */
+class NulSafeClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    if (Array.isArray(args[1])) args[1] = args[1].map(withoutNul);
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
+
 /** Opens the database: SQLite (WAL, busy timeout) by default, PostgreSQL for `postgres://` URLs. */
 export function openDb(options: OpenDbOptions): DbHandle {
   const log = options.onQuery
@@ -54,7 +75,7 @@ export function openDb(options: OpenDbOptions): DbHandle {
       }
     : undefined;
   if (isPostgresUrl(options.databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: NulSafeClient });
     pool.on('error', (error) => options.onConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const target = new URL(options.databaseUrl);
