@@ -38,13 +38,18 @@ import { groupRoutes } from './routes/group.routes';
 /**
  * Compression of websocket frames (permessage-deflate, when the client offers it; browsers do). Answer frames are
  * small and alike, so even tiny ones are compressed (threshold 0), with the context kept between frames, in-line
- * (`compressInline`). A small window and memory level keep it to about 20 kB per socket, so thousands of sockets
- * fit.
+ * (`compressInline`). A compressor takes ~119 kB of memory per socket: Node's zlib gives every one a 64 kB hash
+ * table whatever the memory level (it raises the hash to 15 bits where the CPU has CRC32 instructions), and the
+ * 8 kB window is kept (its context) for the answer's text — a 1 kB window would save ~32 kB per socket but cost
+ * up to 2.7 times the bytes on a long answer.
  */
 const CHAT_DEFLATE = {
   threshold: 0,
   serverMaxWindowBits: 13,
   clientMaxWindowBits: 10,
+  // A client's messages are few and small (a question, a stop): each stands alone, so no inflate state is kept
+  // per socket between them (see compressInline).
+  clientNoContextTakeover: true,
   zlibDeflateOptions: { level: 1, memLevel: 4 },
   zlibInflateOptions: { chunkSize: 4 * 1024 },
   concurrencyLimit: 256,

@@ -1,9 +1,9 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
-import { InlineDeflater } from './inline-deflate';
+import { InlineDeflater, compressInline } from './inline-deflate';
 
 const OPTIONS = { level: 1, memLevel: 4, windowBits: 13 };
 const frame = (i: number) =>
@@ -134,5 +134,60 @@ describe('chat sockets compress in-line', () => {
     server.send('plain');
     expect(await got).toBe('plain');
     client.terminate();
+  });
+});
+
+describe("a client's messages", () => {
+  let wss: WebSocketServer;
+  let url: string;
+  const MAX_PAYLOAD = 64 * 1024;
+  beforeAll(async () => {
+    wss = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      maxPayload: MAX_PAYLOAD,
+      perMessageDeflate: { threshold: 0, clientNoContextTakeover: true },
+    });
+    wss.on('connection', (socket) => {
+      compressInline(socket, OPTIONS);
+      // A refused message is reported on the socket too (the close code is what the test reads).
+      socket.on('error', () => undefined);
+    });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise((resolve) => wss.close(resolve)));
+
+  type Inflating = { _inflate: unknown; params: Record<string, unknown> };
+  const inflatingOf = (socket: WebSocket) =>
+    (socket as unknown as { _extensions: Record<string, Inflating> })._extensions['permessage-deflate']!;
+
+  async function open() {
+    const serverSide = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const client = new WebSocket(url, { perMessageDeflate: { threshold: 0 } });
+    await new Promise((resolve) => client.once('open', resolve));
+    return { client, server: await serverSide };
+  }
+
+  it('each stands alone: read correctly, and no inflate state is kept after it', async () => {
+    const { client, server } = await open();
+    expect(inflatingOf(server).params.client_no_context_takeover).toBe(true);
+    const texts = ['{"type":"ask","text":"hello"}', '{"type":"stop"}', '{"type":"ask","text":"hello again"}'];
+    for (const text of texts) {
+      const got = new Promise<string>((resolve) =>
+        server.once('message', (d: Buffer) => resolve(d.toString())),
+      );
+      client.send(text);
+      expect(await got).toBe(text);
+      expect(inflatingOf(server)._inflate).toBeNull();
+    }
+    client.terminate();
+  });
+
+  it('one that inflates beyond the payload limit still closes the socket with 1009', async () => {
+    const { client } = await open();
+    const closed = new Promise<number>((resolve) => client.once('close', resolve));
+    client.send('a'.repeat(MAX_PAYLOAD + 1));
+    expect(await closed).toBe(1009);
   });
 });

@@ -32,6 +32,9 @@ interface DeflateExtension {
   params: Record<string, unknown> | null;
   /** `data` is a Buffer, or a string for a text frame. */
   compress(data: Buffer | string, fin: boolean, callback: (err: Error | null, result?: Buffer) => void): void;
+  decompress(data: Buffer, fin: boolean, callback: (err: Error | null, result?: Buffer) => void): void;
+  /** The inflate stream of the client's messages, made at the first one. */
+  _inflate: zlib.InflateRaw | null;
   cleanup(): void;
 }
 
@@ -128,6 +131,20 @@ export function compressInline(socket: WebSocket, options: zlib.ZlibOptions): vo
     if (fin && noContextTakeover) deflater.reset();
     callback(null, out);
   };
+  // Each client message stands alone (the server asked for client_no_context_takeover): its inflate state (~40 KB
+  // with the window) goes once the message is read, instead of living as long as the socket. A chat socket
+  // receives one question, perhaps a stop, while it streams a whole answer.
+  if (extension.params.client_no_context_takeover === true && typeof extension.decompress === 'function') {
+    const decompress = extension.decompress.bind(extension);
+    extension.decompress = (data, fin, callback) =>
+      decompress(data, fin, (err, result) => {
+        if (fin && extension._inflate) {
+          extension._inflate.close();
+          extension._inflate = null;
+        }
+        callback(err, result);
+      });
+  }
   const cleanup = extension.cleanup.bind(extension);
   extension.cleanup = () => {
     deflater?.close();
