@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamNetworkError } from './errors';
-import { parseSse } from './sse';
+import { until } from '../test/chat-client';
+import { DRAIN_LIMIT_BYTES, parseSse } from './sse';
 
 async function collect(chunks: string[]): Promise<string[]> {
   const enc = new TextEncoder();
@@ -49,5 +50,55 @@ describe('parseSse', () => {
     };
     await expect(read()).rejects.toBeInstanceOf(UpstreamNetworkError);
     expect(seen).toEqual(['{"text":"partial"}', '{"text":"more"}']);
+  });
+
+  /** A body that records how it was read: to its end, or given up (`return`) before. */
+  function recordedBody(chunks: string[]) {
+    const enc = new TextEncoder();
+    const state = { read: 0, ended: false, givenUp: false };
+    const body: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          if (state.read >= chunks.length) {
+            state.ended = true;
+            return Promise.resolve({ done: true, value: undefined });
+          }
+          return Promise.resolve({ done: false, value: enc.encode(chunks[state.read++]) });
+        },
+        return: () => {
+          state.givenUp = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    };
+    return { body, state };
+  }
+
+  it('after [DONE] the body is read to its end, not given up (its connection serves the next request)', async () => {
+    const { body, state } = recordedBody(['data: {"a":1}\n\ndata: [DONE]\n\n', '', '\n']);
+    const events: string[] = [];
+    for await (const e of parseSse(body)) events.push(e);
+    expect(events).toEqual(['{"a":1}']);
+    await until(() => state.ended);
+    expect(state.givenUp).toBe(false);
+  });
+
+  it('what follows [DONE] is read up to a limit, then the body is given up', async () => {
+    const { body, state } = recordedBody([
+      'data: [DONE]\n\n',
+      'x'.repeat(DRAIN_LIMIT_BYTES),
+      'more',
+      'and more',
+    ]);
+    for await (const e of parseSse(body)) throw new Error(`no event expected, got ${e}`);
+    await until(() => state.givenUp);
+    expect(state.ended).toBe(false);
+  });
+
+  it('a consumer that stops early gives the body up, as a for-await loop does', async () => {
+    const { body, state } = recordedBody(['data: 1\n\ndata: 2\n\n', 'data: 3\n\n', 'data: [DONE]\n\n']);
+    for await (const e of parseSse(body)) if (e === '1') break;
+    expect(state.givenUp).toBe(true);
+    expect(state.ended).toBe(false);
   });
 });
