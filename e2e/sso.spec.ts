@@ -50,6 +50,10 @@ test('an invite link made by the admin lets a logged-out visitor create an accou
     await visitor.getByLabel('Repeat the password').fill('invited-pass-1');
     await visitor.getByRole('button', { name: 'Create my account' }).click();
     await expect(visitor).toHaveURL(/\/login/);
+    // The address changes before the login page replaces the invite form (the router renders the new page in a
+    // transition): fill the login form only once it is there, not the invite form's own Username field.
+    await expect(visitor.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await expect(visitor.getByRole('button', { name: 'Create my account' })).toHaveCount(0);
     await visitor.getByLabel('Username').fill('invited-e2e');
     await visitor.getByLabel('Password', { exact: true }).fill('invited-pass-1');
     await visitor.getByRole('button', { name: 'Log in' }).click();
