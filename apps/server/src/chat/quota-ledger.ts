@@ -206,7 +206,7 @@ export async function reserve(
   alongside?: (trx: Executor, charge: Charge) => Promise<void>,
 ): Promise<Reservation> {
   const { db, dialect } = ctx.dbHandle;
-  const state = await db.transaction().execute(async (trx) => {
+  const charge = await db.transaction().execute(async (trx): Promise<Charge> => {
     const quotas = quotaRepository(trx);
     if (!(await quotas.decrementIfAvailable(userId, source, TOTAL))) throw fail.noAvailableTotalAskCount();
     if (!(await quotas.decrementIfAvailable(userId, source, model)))
@@ -234,7 +234,7 @@ export async function reserve(
       });
       if (capEventId === null) throw fail.noAvailableGpt4AskCount();
     }
-    const charge: Charge = {
+    const taken: Charge = {
       userId,
       source,
       model,
@@ -243,11 +243,10 @@ export async function reserve(
       rateEventId,
       capEventId,
     };
-    await alongside?.(trx, charge);
-    return charge;
+    await alongside?.(trx, taken);
+    return taken;
   });
   let done = false;
-  const charge = state;
   return {
     charge,
     async settle(cost: number) {

@@ -88,7 +88,7 @@ export class RunningAsks {
     return runningAskRepository(trx).remove(askId);
   }
 
-  /** The ask's record is gone (claimed, or the claim's transaction failed and the record is left to the sweep). */
+  /** The ask's record was claimed (its settling transaction committed): no more heartbeat for it. */
   untrack(askId: string): void {
     this.asks.delete(askId);
   }
