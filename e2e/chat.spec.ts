@@ -99,6 +99,35 @@ test('a long answer is followed to its end while it streams, and scrolling up st
   });
 });
 
+test('a scroll up is kept when the page renders before the browser reports it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 600 });
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E scroll race ${Date.now() % 100000}`);
+  const list = page.getByTestId('message-list');
+  await withPacedEmulator(page, 300, async () => {
+    await send(page, '#long 900 a long answer');
+    await expect(page.getByTestId('stop-button')).toBeVisible();
+    await expect
+      .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
+      .toBe(true);
+    // The reader scrolls up and, before the next frame (when the browser tells the list of the scroll), the page
+    // renders: here because they type the next question (as easily a reply of the server that changes the page).
+    // The list must not take the render as a reason to go back down.
+    await list.evaluate((el) => {
+      el.scrollTo({ top: 0 });
+      const input = document.querySelector<HTMLTextAreaElement>('[data-testid=chat-input]');
+      if (!input) throw new Error('no chat input');
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(input, 'n');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toBeVisible();
+    // The first answer of a new conversation: when it ends, the draft becomes the conversation (and the address
+    // changes) without the list being replaced or sent to the bottom.
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 30_000 });
+    await expect(page).toHaveURL(/\?id=/);
+    expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50);
+  });
+});
+
 for (const [source, model] of [
   ['OpenAI Web', /^GPT-3\.5/],
   ['OpenAI API', /^GPT-3\.5/],

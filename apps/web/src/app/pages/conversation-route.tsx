@@ -16,7 +16,12 @@ import { usePreference } from '../../lib/preferences';
 export function ConversationRoute() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const selectedId = params.get('id');
+  // A draft whose first answer settled is its conversation from that render on: the address follows a moment later
+  // (the router updates it in a transition), and in between the chat must not be shown without either.
+  // Kept until the address changes (to it, or elsewhere: back, another conversation).
+  const [started, setStarted] = useState<{ id: string; addressId: string | null } | null>(null);
+  if (started && params.get('id') !== started.addressId) setStarted(null);
+  const selectedId = started?.id ?? params.get('id');
   const focusMessageId = params.get('message');
   const [draft, setDraft] = useState<NewConversationForm | null>(null);
   const [busy, setBusy] = useState(false);
@@ -28,6 +33,7 @@ export function ConversationRoute() {
   const select = useCallback(
     (conversationId: string | null) => {
       setDraft(null);
+      setStarted(null);
       setDrawerOpen(false);
       setParams(conversationId ? { id: conversationId } : {}, { replace: false });
     },
@@ -37,6 +43,7 @@ export function ConversationRoute() {
   const openResult = useCallback(
     (conversationId: string, messageId: string | null) => {
       setDraft(null);
+      setStarted(null);
       setDrawerOpen(false);
       setParams(messageId ? { id: conversationId, message: messageId } : { id: conversationId }, {
         replace: false,
@@ -48,6 +55,7 @@ export function ConversationRoute() {
   const handleNew = () => {
     openNewConversationModal((form) => {
       setDraft(form);
+      setStarted(null);
       setDrawerOpen(false);
       if (selectedId) setParams({}, { replace: false });
     });
@@ -56,9 +64,10 @@ export function ConversationRoute() {
   const handleStarted = useCallback(
     (conversationId: string) => {
       setDraft(null);
+      setStarted({ id: conversationId, addressId: params.get('id') });
       setParams({ id: conversationId }, { replace: true });
     },
-    [setParams],
+    [params, setParams],
   );
 
   const target: ChatTarget | null = draft

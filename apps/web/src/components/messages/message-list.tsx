@@ -112,29 +112,77 @@ export function MessageList({
     anchorTo: 'end',
   });
 
+  // A follow of new rows waiting for its frame.
+  const follow = useRef<number | null>(null);
+  // Where the list was last seen (its last scroll event, or our own last move to the bottom): a reader who scrolls up
+  // moves it up from there. Content growing below (an answer that grew before the list caught up) leaves it where it
+  // was, and does not stop the following.
+  const lastScrollTop = useRef(0);
+  /** Reads where the reader has put the list, and stops following if they scrolled up from the bottom. */
+  const notePosition = useCallback(
+    (el: HTMLDivElement) => {
+      const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+      const movedUp = el.scrollTop < lastScrollTop.current;
+      lastScrollTop.current = el.scrollTop;
+      const wasAtBottom = atBottom.current;
+      if (near) atBottom.current = true;
+      else if (movedUp) atBottom.current = false;
+      if (wasAtBottom && !atBottom.current) {
+        // Scrolled up from the bottom: a follow still under way (new rows: the virtualizer keeps scrolling to the last
+        // row while its target moves, for up to seconds) must not pull the reader back down. A scroll to a message
+        // asked for (a search result) starts away from the bottom and keeps its own correction.
+        virtualizer.cancelScroll();
+        if (follow.current !== null) cancelAnimationFrame(follow.current);
+        follow.current = null;
+      }
+      setShowJump(!atBottom.current);
+    },
+    [virtualizer],
+  );
+  /**
+   * Whether the list still follows, read from the list itself before moving it: a scroll up that the browser has made
+   * but not yet told us of (its scroll event comes with the next frame; a render of the streaming answer can come
+   * first) is seen here, so the move to the bottom does not undo it and the reader's scroll is not lost.
+   */
+  const stillAtBottom = useCallback(
+    (el: HTMLDivElement) => {
+      if (atBottom.current && el.scrollTop < lastScrollTop.current) notePosition(el);
+      return atBottom.current;
+    },
+    [notePosition],
+  );
+  const snapToBottom = useCallback((el: HTMLDivElement) => {
+    el.scrollTop = el.scrollHeight;
+    lastScrollTop.current = el.scrollTop;
+  }, []);
   const scrollToBottom = useCallback(
     (frames = 1) => {
       const step = (left: number) => {
         const el = scrollRef.current;
         // The reader scrolled away meanwhile: theirs to decide.
-        if (!el || !atBottom.current) return;
-        el.scrollTop = el.scrollHeight;
+        if (!el || !stillAtBottom(el)) return;
+        snapToBottom(el);
         if (left > 1) requestAnimationFrame(() => step(left - 1));
       };
       if (groups.length > 0) virtualizer.scrollToIndex(groups.length - 1, { align: 'end' });
       step(frames);
     },
-    [groups.length, virtualizer],
+    [groups.length, virtualizer, stillAtBottom, snapToBottom],
   );
 
   const focusGroupId = focusIndex >= 0 ? (groups[focusIndex]?.id ?? null) : null;
   const [flashId, setFlashId] = useState<string | null>(null);
 
+  /** Follows from where the list is now (another conversation, or the reader asked for the latest). */
+  const followFromHere = (frames: number) => {
+    atBottom.current = true;
+    lastScrollTop.current = scrollRef.current?.scrollTop ?? 0;
+    setShowJump(false);
+    scrollToBottom(frames);
+  };
   const jumpToLatest = useEffectEvent(() => {
     if (focusIndex >= 0) return;
-    atBottom.current = true;
-    setShowJump(false);
-    scrollToBottom(6);
+    followFromHere(6);
   });
   // Only when the conversation changes, not on every new message.
   useLayoutEffect(() => {
@@ -145,12 +193,10 @@ export function MessageList({
   // reader at the bottom if that is where they were.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && atBottom.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1)
-      el.scrollTop = el.scrollHeight;
+    if (el && stillAtBottom(el) && el.scrollHeight - el.scrollTop - el.clientHeight > 1) snapToBottom(el);
   });
   // New rows while at the bottom: follow them on the next frames (once they are measured). A row that grows (a
   // streaming answer) is followed by the virtualizer as it measures (anchorTo 'end') and by the effect above.
-  const follow = useRef<number | null>(null);
   useEffect(() => {
     if (!atBottom.current || follow.current !== null) return;
     follow.current = requestAnimationFrame(() => {
@@ -179,27 +225,8 @@ export function MessageList({
     return () => clearTimeout(timer);
   }, [focusMessageId, focusGroupId]);
 
-  // Where the last scroll event left the list: a reader who scrolls up moves it up. Content growing below (an answer
-  // that grew before the list caught up) leaves it where it was, and does not stop the following.
-  const lastScrollTop = useRef(0);
   const handleScroll = () => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
-    const movedUp = el.scrollTop < lastScrollTop.current;
-    lastScrollTop.current = el.scrollTop;
-    const wasAtBottom = atBottom.current;
-    if (near) atBottom.current = true;
-    else if (movedUp) atBottom.current = false;
-    if (wasAtBottom && !atBottom.current) {
-      // Scrolled up from the bottom: a follow still under way (new rows: the virtualizer keeps scrolling to the last
-      // row while its target moves, for up to seconds) must not pull the reader back down. A scroll to a message
-      // asked for (a search result) starts away from the bottom and keeps its own correction.
-      virtualizer.cancelScroll();
-      if (follow.current !== null) cancelAnimationFrame(follow.current);
-      follow.current = null;
-    }
-    setShowJump(!atBottom.current);
+    if (scrollRef.current) notePosition(scrollRef.current);
   };
 
   // Translated once per language, not on each of the frames a streaming answer renders.
@@ -250,11 +277,7 @@ export function MessageList({
             radius="xl"
             size="lg"
             variant="filled"
-            onClick={() => {
-              atBottom.current = true;
-              setShowJump(false);
-              scrollToBottom(3);
-            }}
+            onClick={() => followFromHere(3)}
             aria-label={t('render.jumpToLatest')}
           >
             <ArrowDownIcon />

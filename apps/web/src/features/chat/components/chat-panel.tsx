@@ -128,6 +128,22 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const pluginIds = target.kind === 'draft' ? target.draft.openaiWebPlugins : history?.metadata?.plugin_ids;
   const targetKey = target.kind === 'draft' ? 'draft' : target.conversationId;
   const targetKindRef = useLatest(target.kind);
+  // The conversation this panel's draft became (its first answer settled).
+  const [startedHere, setStartedHere] = useState<string | null>(null);
+  const conversationStarted = useCallback(
+    (conversationId: string) => {
+      setStartedHere(conversationId);
+      onConversationStarted(conversationId);
+    },
+    [onConversationStarted],
+  );
+  // The message list's key: a new one for every other conversation or new draft (the list opens at the latest
+  // message), the same when the draft becomes its conversation — a reader who scrolled up in the first answer stays.
+  const [list, setList] = useState({ target: targetKey, key: 0 });
+  if (list.target !== targetKey) {
+    const continued = list.target === 'draft' && targetKey === startedHere;
+    setList({ target: targetKey, key: continued ? list.key : list.key + 1 });
+  }
   const permissions = useMemo(() => uploadPermissions(user, source, model), [user, source, model]);
   const uploadsAllowed = canUpload(permissions);
   const uploads = useUploads(permissions);
@@ -148,7 +164,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         // An answer resumed after a reload: what it left is in the stored conversation.
         resetRef.current();
         if (conversationId) {
-          if (targetKindRef.current === 'draft') onConversationStarted(conversationId);
+          if (targetKindRef.current === 'draft') conversationStarted(conversationId);
           void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
           void client.invalidateQueries({ queryKey: queryKeys.conversationList });
         }
@@ -169,7 +185,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         if (lastQuestion.current) uploadsRef.current.release(lastQuestion.current.uploads);
         const refreshList = () => client.invalidateQueries({ queryKey: queryKeys.conversationList });
         if (request.new_conversation) {
-          onConversationStarted(conversationId);
+          conversationStarted(conversationId);
           const last = received[received.length - 1];
           if (request.source === 'openai_web' && !request.new_title && !state.title && last) {
             void generateTitle(conversationId, last.id)
@@ -188,7 +204,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         const echoed = state.messages.some((m) => isServerMessage(m) && m.role === 'user');
         resetRef.current();
         if (conversationId && echoed) {
-          if (request.new_conversation) onConversationStarted(conversationId);
+          if (request.new_conversation) conversationStarted(conversationId);
           void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
           void client.invalidateQueries({ queryKey: queryKeys.conversationList });
         } else if (lastQuestion.current) {
@@ -197,7 +213,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         }
       }
     },
-    [client, onConversationStarted, uploadsRef, targetKindRef],
+    [client, conversationStarted, uploadsRef, targetKindRef],
   );
 
   const { state: asking, ask: startAsk, stop, reset, resume } = useAsk({ onSettled: handleSettled });
@@ -510,7 +526,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
               groups={groups}
               model={model}
               userMarkdown={preference.renderUserMessageInMd}
-              resetKey={targetKey}
+              resetKey={String(list.key)}
               focusMessageId={target.kind === 'conversation' ? target.focusMessageId : null}
               footer={footer}
               codeWrap={preference.codeAutoWrap}
