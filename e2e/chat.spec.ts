@@ -61,6 +61,16 @@ async function withPacedEmulator(page: Page, tokensPerSecond: number, run: () =>
   }
 }
 
+/** Sends a question whose answer (about 1,200 tokens) streams until the list is more than twice its view's height. */
+async function sendLongQuestion(page: Page) {
+  const list = page.getByTestId('message-list');
+  await send(page, '#long 900 a long answer');
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  await expect
+    .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
+    .toBe(true);
+}
+
 test('a long answer is followed to its end while it streams, and scrolling up stops following', async ({
   page,
 }) => {
@@ -70,12 +80,8 @@ test('a long answer is followed to its end while it streams, and scrolling up st
   const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
   // About 1,200 tokens an answer, at 300 a second: streaming for about four seconds.
   await withPacedEmulator(page, 300, async () => {
-    await send(page, '#long 900 a long answer');
-    await expect(page.getByTestId('stop-button')).toBeVisible();
-    // Taller than the view while it streams, and kept at the bottom.
-    await expect
-      .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
-      .toBe(true);
+    await sendLongQuestion(page);
+    // Kept at the bottom while it streams.
     await expect.poll(gap).toBeLessThan(2);
     // Not only eventually: read again and again while it streams, it is at the bottom every time (the list follows
     // the growing row in the frame it grows, not a frame or two later).
@@ -104,11 +110,7 @@ test('a scroll up is kept when the page renders before the browser reports it', 
   await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E scroll race ${Date.now() % 100000}`);
   const list = page.getByTestId('message-list');
   await withPacedEmulator(page, 300, async () => {
-    await send(page, '#long 900 a long answer');
-    await expect(page.getByTestId('stop-button')).toBeVisible();
-    await expect
-      .poll(() => list.evaluate((el) => el.scrollHeight > 2 * el.clientHeight), { timeout: 20_000 })
-      .toBe(true);
+    await sendLongQuestion(page);
     // The reader scrolls up and, before the next frame (when the browser tells the list of the scroll), the page
     // renders: here because they type the next question (as easily a reply of the server that changes the page).
     // The list must not take the render as a reason to go back down.
