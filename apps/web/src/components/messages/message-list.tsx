@@ -1,7 +1,7 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode, TouchEvent, WheelEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
 import { textOf } from '../../lib/conversation/history';
@@ -25,6 +25,7 @@ export interface MessageListProps {
 }
 
 const NEAR_BOTTOM_PX = 80;
+const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home', ' ']);
 /** A row's height until it is measured: its frame, plus its text's lines. */
 const ROW_FRAME_PX = 56;
 const LINE_PX = 24;
@@ -114,23 +115,24 @@ export function MessageList({
 
   // A follow of new rows waiting for its frame.
   const follow = useRef<number | null>(null);
-  // Where the list was last seen (its last scroll event, or our own last move to the bottom): a reader who scrolls up
-  // moves it up from there. Content growing below (an answer that grew before the list caught up) leaves it where it
-  // was, and does not stop the following.
+  // Where the last scroll event left the list: a reader who scrolls up moves it up. Content growing below (an answer
+  // that grew before the list caught up) leaves it where it was, and does not stop the following.
   const lastScrollTop = useRef(0);
-  /** Reads where the reader has put the list, and stops following if they scrolled up from the bottom. */
+  /** The reader asked to scroll up (wheel, keys, touch) and the scroll event of it has not come yet. */
+  const readerScrollsUp = useRef(false);
   const notePosition = useCallback(
     (el: HTMLDivElement) => {
       const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
-      const movedUp = el.scrollTop < lastScrollTop.current;
+      const movedUp = readerScrollsUp.current || el.scrollTop < lastScrollTop.current;
+      readerScrollsUp.current = false;
       lastScrollTop.current = el.scrollTop;
       const wasAtBottom = atBottom.current;
       if (near) atBottom.current = true;
       else if (movedUp) atBottom.current = false;
       if (wasAtBottom && !atBottom.current) {
-        // Scrolled up from the bottom: a follow still under way (new rows: the virtualizer keeps scrolling to the last
-        // row while its target moves, for up to seconds) must not pull the reader back down. A scroll to a message
-        // asked for (a search result) starts away from the bottom and keeps its own correction.
+        // Scrolled up from the bottom: a follow still under way (new rows: the virtualizer keeps scrolling to the
+        // last row while its target moves, for up to seconds) must not pull the reader back down. A scroll to a
+        // message asked for (a search result) starts away from the bottom and keeps its own correction.
         virtualizer.cancelScroll();
         if (follow.current !== null) cancelAnimationFrame(follow.current);
         follow.current = null;
@@ -140,49 +142,61 @@ export function MessageList({
     [virtualizer],
   );
   /**
-   * Whether the list still follows, read from the list itself before moving it: a scroll up that the browser has made
-   * but not yet told us of (its scroll event comes with the next frame; a render of the streaming answer can come
-   * first) is seen here, so the move to the bottom does not undo it and the reader's scroll is not lost.
+   * Whether to keep the list at the bottom now. Not while the reader's own scroll up is under way: its scroll event
+   * comes with the next frame, and a render before it (they type, the server answers) would otherwise move the list
+   * back down and their scroll would be lost. The scroll event decides.
    */
-  const stillAtBottom = useCallback(
-    (el: HTMLDivElement) => {
-      if (atBottom.current && el.scrollTop < lastScrollTop.current) notePosition(el);
-      return atBottom.current;
-    },
-    [notePosition],
-  );
-  const snapToBottom = useCallback((el: HTMLDivElement) => {
-    el.scrollTop = el.scrollHeight;
-    lastScrollTop.current = el.scrollTop;
-  }, []);
+  const follows = () => atBottom.current && !readerScrollsUp.current;
+  const handleScroll = () => {
+    if (scrollRef.current) notePosition(scrollRef.current);
+  };
+  /** Only when there is somewhere to scroll up to: otherwise no scroll event would come to decide. */
+  const noteScrollUp = (el: HTMLDivElement) => {
+    if (el.scrollTop > 0) readerScrollsUp.current = true;
+  };
+  const handleWheel = (event: WheelEvent<HTMLDivElement>) => {
+    if (event.deltaY < 0) noteScrollUp(event.currentTarget);
+  };
+  /** Keys that scroll the list up when it has the focus itself (not a field or a button inside a message). */
+  const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target === event.currentTarget && SCROLL_UP_KEYS.has(event.key))
+      noteScrollUp(event.currentTarget);
+  };
+  const touchY = useRef<number | null>(null);
+  const handleTouchStart = (event: TouchEvent<HTMLDivElement>) => {
+    touchY.current = event.touches[0]?.clientY ?? null;
+  };
+  /** A finger moving down the screen scrolls the list up. */
+  const handleTouchMove = (event: TouchEvent<HTMLDivElement>) => {
+    const y = event.touches[0]?.clientY;
+    if (y !== undefined && touchY.current !== null && y > touchY.current) noteScrollUp(event.currentTarget);
+    touchY.current = y ?? null;
+  };
+
   const scrollToBottom = useCallback(
     (frames = 1) => {
       const step = (left: number) => {
         const el = scrollRef.current;
         // The reader scrolled away meanwhile: theirs to decide.
-        if (!el || !stillAtBottom(el)) return;
-        snapToBottom(el);
+        if (!el || !follows()) return;
+        el.scrollTop = el.scrollHeight;
         if (left > 1) requestAnimationFrame(() => step(left - 1));
       };
       if (groups.length > 0) virtualizer.scrollToIndex(groups.length - 1, { align: 'end' });
       step(frames);
     },
-    [groups.length, virtualizer, stillAtBottom, snapToBottom],
+    [groups.length, virtualizer],
   );
 
   const focusGroupId = focusIndex >= 0 ? (groups[focusIndex]?.id ?? null) : null;
   const [flashId, setFlashId] = useState<string | null>(null);
 
-  /** Follows from where the list is now (another conversation, or the reader asked for the latest). */
-  const followFromHere = (frames: number) => {
-    atBottom.current = true;
-    lastScrollTop.current = scrollRef.current?.scrollTop ?? 0;
-    setShowJump(false);
-    scrollToBottom(frames);
-  };
   const jumpToLatest = useEffectEvent(() => {
     if (focusIndex >= 0) return;
-    followFromHere(6);
+    atBottom.current = true;
+    readerScrollsUp.current = false;
+    setShowJump(false);
+    scrollToBottom(6);
   });
   // Only when the conversation changes, not on every new message.
   useLayoutEffect(() => {
@@ -193,7 +207,8 @@ export function MessageList({
   // reader at the bottom if that is where they were.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && stillAtBottom(el) && el.scrollHeight - el.scrollTop - el.clientHeight > 1) snapToBottom(el);
+    if (el && follows() && el.scrollHeight - el.scrollTop - el.clientHeight > 1)
+      el.scrollTop = el.scrollHeight;
   });
   // New rows while at the bottom: follow them on the next frames (once they are measured). A row that grows (a
   // streaming answer) is followed by the virtualizer as it measures (anchorTo 'end') and by the effect above.
@@ -225,10 +240,6 @@ export function MessageList({
     return () => clearTimeout(timer);
   }, [focusMessageId, focusGroupId]);
 
-  const handleScroll = () => {
-    if (scrollRef.current) notePosition(scrollRef.current);
-  };
-
   // Translated once per language, not on each of the frames a streaming answer renders.
   const listLabel = useMemo(() => t('render.messages'), [t]);
   const items = virtualizer.getVirtualItems();
@@ -240,6 +251,10 @@ export function MessageList({
         ref={scrollRef}
         className={`cc-list-scroll${codeWrap ? ' cc-code-wrap' : ''}`}
         onScroll={handleScroll}
+        onWheel={handleWheel}
+        onKeyDown={handleKeyDown}
+        onTouchStart={handleTouchStart}
+        onTouchMove={handleTouchMove}
         data-testid="message-list"
         role="log"
         aria-live="off"
@@ -277,7 +292,12 @@ export function MessageList({
             radius="xl"
             size="lg"
             variant="filled"
-            onClick={() => followFromHere(3)}
+            onClick={() => {
+              atBottom.current = true;
+              readerScrollsUp.current = false;
+              setShowJump(false);
+              scrollToBottom(3);
+            }}
             aria-label={t('render.jumpToLatest')}
           >
             <ArrowDownIcon />
