@@ -20,6 +20,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { hash } from '@node-rs/argon2';
 import { Agent, request } from 'undici';
@@ -37,6 +38,11 @@ const { values: args } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     /** Clients that do not offer permessage-deflate (to see what compression costs the server). */
     'no-deflate': { type: 'boolean', default: false },
+    /**
+     * Clients that inflate each frame in-line, as a browser does on its own thread, instead of through the websocket
+     * library's thread-pool queue (at most 10 jobs at a time for every socket of the process).
+     */
+    'inline-inflate': { type: 'boolean', default: false },
     /** Answers streamed at once per upstream server (older versions allow at most 256). */
     concurrency: { type: 'string', default: '4096' },
     /** Extra Node options for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
@@ -319,6 +325,7 @@ function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-defla
           perMessageDeflate: deflate,
         });
         ws.on('open', () => {
+          if (args['inline-inflate']) inflateInline(ws);
           opened = performance.now() - began;
           openedBytes = ws._socket.bytesRead;
           ws.send(
@@ -371,6 +378,64 @@ function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-defla
       Math.max(0, startAt - performance.now()),
     );
   });
+}
+
+const INFLATE_SCRATCH = Buffer.allocUnsafe(256 * 1024);
+const DEFLATE_TRAILER = Buffer.from([0x00, 0x00, 0xff, 0xff]);
+
+/**
+ * Makes a client socket inflate its messages in-line: a raw inflate stream's native handle written synchronously
+ * (as the server's chat/inline-deflate.ts deflates), the result handed back in a microtask (the library's receiver
+ * expects its callback later, not during the call).
+ */
+function inflateInline(ws) {
+  const extension = ws._extensions?.['permessage-deflate'];
+  if (!extension) return;
+  const bits = extension.params?.server_max_window_bits;
+  const noContextTakeover = extension.params?.server_no_context_takeover === true;
+  let stream = null;
+  let failure = null;
+  ws.once('close', () => stream?.close());
+  extension.decompress = (data, fin, callback) => {
+    let out;
+    try {
+      if (!stream) {
+        stream = zlib.createInflateRaw({
+          windowBits: typeof bits === 'number' ? bits : 15,
+          chunkSize: zlib.constants.Z_MIN_CHUNK,
+        });
+        stream.on('error', (err) => (failure = err));
+      }
+      const input = fin ? Buffer.concat([data, DEFLATE_TRAILER]) : data;
+      const parts = [];
+      let inOff = 0;
+      let inLen = input.length;
+      for (;;) {
+        stream._handle.writeSync(
+          zlib.constants.Z_SYNC_FLUSH,
+          input,
+          inOff,
+          inLen,
+          INFLATE_SCRATCH,
+          0,
+          INFLATE_SCRATCH.length,
+        );
+        if (failure) throw failure;
+        const [outLeft, inLeft] = stream._writeState;
+        const produced = INFLATE_SCRATCH.length - outLeft;
+        if (produced > 0) parts.push(Buffer.from(INFLATE_SCRATCH.subarray(0, produced)));
+        inOff += inLen - inLeft;
+        inLen = inLeft;
+        if (outLeft !== 0) break;
+      }
+      out = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+      if (fin && noContextTakeover) stream.reset();
+    } catch (err) {
+      queueMicrotask(() => callback(err));
+      return;
+    }
+    queueMicrotask(() => callback(null, out));
+  };
 }
 
 /** A websocket message may hold one frame or several (a JSON array). */
