@@ -25,7 +25,7 @@ export interface MessageListProps {
 }
 
 const NEAR_BOTTOM_PX = 80;
-const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home', ' ']);
+const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
 /** A row's height until it is measured: its frame, plus its text's lines. */
 const ROW_FRAME_PX = 56;
 const LINE_PX = 24;
@@ -159,8 +159,9 @@ export function MessageList({
   };
   /** Keys that scroll the list up when it has the focus itself (not a field or a button inside a message). */
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.target === event.currentTarget && SCROLL_UP_KEYS.has(event.key))
-      noteScrollUp(event.currentTarget);
+    // Space scrolls down; with Shift, up.
+    const up = SCROLL_UP_KEYS.has(event.key) || (event.key === ' ' && event.shiftKey);
+    if (event.target === event.currentTarget && up) noteScrollUp(event.currentTarget);
   };
   const touchY = useRef<number | null>(null);
   const handleTouchStart = (event: TouchEvent<HTMLDivElement>) => {

@@ -128,22 +128,18 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   const pluginIds = target.kind === 'draft' ? target.draft.openaiWebPlugins : history?.metadata?.plugin_ids;
   const targetKey = target.kind === 'draft' ? 'draft' : target.conversationId;
   const targetKindRef = useLatest(target.kind);
-  // The conversation this panel's draft became (its first answer settled).
-  const [startedHere, setStartedHere] = useState<string | null>(null);
+  // The message list's key: a new one for every other conversation or new draft (the list opens at the latest
+  // message), the same when the draft becomes its conversation — a reader who scrolled up in the first answer stays.
+  const [list, setList] = useState({ target: targetKey, key: 0 });
+  if (list.target !== targetKey) setList({ target: targetKey, key: list.key + 1 });
   const conversationStarted = useCallback(
     (conversationId: string) => {
-      setStartedHere(conversationId);
+      // The same list, now under the conversation's id (the target changes to it in the same render).
+      setList((current) => ({ ...current, target: conversationId }));
       onConversationStarted(conversationId);
     },
     [onConversationStarted],
   );
-  // The message list's key: a new one for every other conversation or new draft (the list opens at the latest
-  // message), the same when the draft becomes its conversation — a reader who scrolled up in the first answer stays.
-  const [list, setList] = useState({ target: targetKey, key: 0 });
-  if (list.target !== targetKey) {
-    const continued = list.target === 'draft' && targetKey === startedHere;
-    setList({ target: targetKey, key: continued ? list.key : list.key + 1 });
-  }
   const permissions = useMemo(() => uploadPermissions(user, source, model), [user, source, model]);
   const uploadsAllowed = canUpload(permissions);
   const uploads = useUploads(permissions);
