@@ -13,7 +13,7 @@
 // bench/results/relay.json (and relay-<label>.json with `--label X`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +45,8 @@ const { values: args } = parseArgs({
     'inline-inflate': { type: 'boolean', default: false },
     /** Answers streamed at once per upstream server (older versions allow at most 256). */
     concurrency: { type: 'string', default: '4096' },
+    /** A file for the server's log (warnings and errors; by default it is dropped). */
+    'server-log': { type: 'string' },
     /** Extra Node options for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
     'server-node-options': { type: 'string', default: '' },
   },
@@ -155,7 +157,7 @@ const server = spawn(
       CC_DATABASE_URL: '',
       CC_REDIS_URL: '',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', args['server-log'] ? openSync(args['server-log'], 'w') : 'ignore', 'inherit'],
   },
 );
 children.push(server);
@@ -358,10 +360,10 @@ function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-defla
             }
           }
         });
-        ws.on('close', (code) => {
+        ws.on('close', (code, reason) => {
           arrivals.end(performance.now());
           const wire = ws._socket ? ws._socket.bytesRead - openedBytes : 0;
-          if (code !== 1000) finish({ ok: false, error: `closed ${code}` });
+          if (code !== 1000) finish({ ok: false, error: `closed ${code} ${reason}`.trim() });
           else
             finish({
               ok: true,

@@ -204,7 +204,8 @@ class EmulatorServer implements EmulatorCore {
     const host = this.opts.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.opts.port ?? 0, host, () => {
+      // A provider's front end takes thousands of connections at once; Node's default queue of 511 would drop some.
+      this.server.listen({ port: this.opts.port ?? 0, host, backlog: 4096 }, () => {
         this.server.off('error', reject);
         resolve();
       });
