@@ -1,9 +1,16 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import { until } from '../test/chat-client';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
-import { InlineDeflater, compressInline } from './inline-deflate';
+import {
+  InlineDeflater,
+  SentBytes,
+  SharedCompressor,
+  compressInline,
+  socketsWithOwnContext,
+} from './inline-deflate';
 
 const OPTIONS = { level: 1, memLevel: 4, windowBits: 13 };
 const frame = (i: number) =>
@@ -60,6 +67,68 @@ describe('InlineDeflater', () => {
     expect(await receive2(text.push('plain text'))).toBe('plain text');
     expect(() => text.push(new Uint16Array(4) as unknown as Buffer)).toThrow(TypeError);
     text.close();
+  });
+});
+
+describe('SentBytes', () => {
+  it('keeps the last bytes up to its capacity, as it grows and once it is full', () => {
+    const sent = new SentBytes(16);
+    let all = '';
+    for (const piece of ['ab', 'cdefg', 'hijklmnop', 'q', 'rstuvwxyz0123', '456789ABCDEFGHIJKLMNOP', 'QR']) {
+      sent.add(Buffer.from(piece));
+      all += piece;
+      expect(sent.last(16).toString()).toBe(all.slice(-16));
+      expect(sent.last(3).toString()).toBe(all.slice(-3));
+    }
+    sent.clear();
+    expect(sent.last(16).length).toBe(0);
+  });
+});
+
+describe('SharedCompressor', () => {
+  it("serves many sockets at once, each frame referring only to what that socket's client holds", async () => {
+    const shared = new SharedCompressor({ level: 1, memLevel: 4 });
+    const words = 'streaming answers arrive in small pieces that repeat words and the same json'.split(' ');
+    const sockets = Array.from({ length: 5 }, (_, n) => ({
+      sent: SharedCompressor.sentBytes(13),
+      receive: inflater(),
+      text: '',
+      n,
+    }));
+    const appendSizes: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      for (const socket of sockets) {
+        const piece = `${words[(i * 7 + socket.n) % words.length]} `;
+        socket.text += piece;
+        const data = Buffer.from(JSON.stringify({ type: 'append', text: piece }));
+        const out = shared.compress(13, socket.sent, data);
+        socket.sent.add(data);
+        if (i >= 10) appendSizes.push(out.length);
+        expect(await socket.receive(out)).toBe(data.toString());
+      }
+    }
+    // Text one socket just sent, sent next by another whose client never saw it: the second frame cannot refer to
+    // the first socket's bytes (its client would read something else).
+    const unique = Buffer.from(
+      JSON.stringify({ type: 'append', text: 'a sentence only the first one has sent' }),
+    );
+    for (const socket of sockets.slice(0, 2)) {
+      const out = shared.compress(13, socket.sent, unique);
+      socket.sent.add(unique);
+      socket.text += 'a sentence only the first one has sent';
+      expect(await socket.receive(out)).toBe(unique.toString());
+    }
+    // The end of each answer: the whole message, its text found in what the socket streamed before it.
+    for (const socket of sockets) {
+      const whole = Buffer.from(JSON.stringify({ type: 'message', text: socket.text }));
+      const out = shared.compress(13, socket.sent, whole);
+      socket.sent.add(whole);
+      expect(await socket.receive(out)).toBe(whole.toString());
+      expect(out.length).toBeLessThan(whole.length / 4);
+    }
+    // An append refers back to the previous frames' JSON: smaller than its own text.
+    const median = appendSizes.sort((a, b) => a - b)[appendSizes.length >> 1]!;
+    expect(median).toBeLessThan(JSON.stringify({ type: 'append', text: 'answers ' }).length / 2);
   });
 });
 
@@ -189,5 +258,55 @@ describe("a client's messages", () => {
     const closed = new Promise<number>((resolve) => client.once('close', resolve));
     client.send('a'.repeat(MAX_PAYLOAD + 1));
     expect(await closed).toBe(1009);
+  });
+});
+
+describe('contexts of their own, up to a limit', () => {
+  let wss: WebSocketServer;
+  let url: string;
+  let limit = 0;
+  beforeAll(async () => {
+    wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: { threshold: 0 } });
+    wss.on('connection', (socket) => compressInline(socket, OPTIONS, limit));
+    await new Promise((resolve) => wss.once('listening', resolve));
+    url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise((resolve) => wss.close(resolve)));
+
+  it('beyond it, sockets share one, and every client still reads every frame, interleaved', async () => {
+    const before = socketsWithOwnContext();
+    // One more socket may have a context of its own (other tests' sockets may hold some).
+    limit = before + 1;
+    const pairs: { client: WebSocket; server: WebSocket; received: string[] }[] = [];
+    for (let n = 0; n < 4; n++) {
+      const serverSide = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+      const client = new WebSocket(url, { perMessageDeflate: true });
+      await new Promise((resolve) => client.once('open', resolve));
+      const received: string[] = [];
+      client.on('message', (data: Buffer) => received.push(data.toString()));
+      pairs.push({ client, server: await serverSide, received });
+      // A socket takes its context at its first frame.
+      pairs[n]!.server.send(frame(n).toString());
+    }
+    expect(socketsWithOwnContext()).toBe(before + 1);
+    const sentTexts = pairs.map((_, n) => [frame(n).toString()]);
+    for (let i = 0; i < 40; i++)
+      pairs.forEach(({ server }, n) => {
+        const text = i % 13 === 12 ? sentTexts[n]!.join('') : frame(i * 10 + n).toString();
+        sentTexts[n]!.push(text);
+        server.send(text);
+      });
+    await until(() => pairs.every((p, n) => p.received.length === sentTexts[n]!.length));
+    pairs.forEach(({ received }, n) => expect(received).toEqual(sentTexts[n]));
+    await Promise.all(
+      pairs.map(
+        ({ client }) =>
+          new Promise((resolve) => {
+            client.once('close', resolve);
+            client.close();
+          }),
+      ),
+    );
+    await until(() => socketsWithOwnContext() === before);
   });
 });
