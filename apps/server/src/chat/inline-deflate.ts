@@ -173,7 +173,7 @@ export class SentBytes {
  * socket sent (its client holds the same bytes at the same distances), so the frame refers back only into them. A
  * short frame (an answer's appended text) is primed with its last 128 bytes: the frame's own JSON is found there
  * (more, up to 512, made the relay bench's answers no smaller); a longer one (a whole message at an answer's end)
- * with most of the window, so its text is found in what was streamed before it. The context is made once per window size.
+ * with most of the window, so its text is found in what was streamed before it. One context per window size.
  */
 export class SharedCompressor {
   private readonly deflaters = new Map<number, InlineDeflater>();
