@@ -4,7 +4,7 @@ import { closeContext, createContext } from './context';
 import { PendingMigrationsError } from './db/migrate';
 import { createLogger } from './log/logger';
 import { markDataDirInUse } from './ops/data-dir';
-import { warmTokenizers } from './sources/tokens';
+import { configuredModels, warmTokenizers } from './sources/tokens';
 
 /** Connections the kernel keeps waiting for accept (capped by net.core.somaxconn). */
 const LISTEN_BACKLOG = 4096;
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   }
   // A restore refuses this data directory while the mark is there (removed at exit; a stale one is detected).
   process.once('exit', markDataDirInUse(config.data.data_dir));
-  warmTokenizers();
+  warmTokenizers(configuredModels(ctx.runtime.current()));
   const app = await buildApp(ctx);
   let stopping = false;
   const stop = async (signal: string) => {

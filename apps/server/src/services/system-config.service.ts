@@ -17,6 +17,7 @@ import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor, AuditChanges } from './audit.service';
 import { loadCredentials, saveCredentials } from './credentials.service';
 import { announceChange } from './shared-changes.service';
+import { configuredModels, warmTokenizers } from '../sources/tokens';
 
 type Tree = Record<string, unknown>;
 
@@ -164,6 +165,8 @@ export async function saveSystemConfig(
     });
   }
   await ctx.runtime.save(next);
+  // A model newly mapped to a code of another encoding: its ranks load now rather than during an ask.
+  warmTokenizers(configuredModels(next));
   const web = next.openai_web;
   if (
     web.sync_conversations_schedule !== before.openai_web.sync_conversations_schedule ||
