@@ -213,7 +213,17 @@ export class SharedCompressor {
 }
 
 let ownContexts = 0;
-let sharedCompressor: SharedCompressor | null = null;
+/** The shared compressor of each set of options (the chat sockets have one). */
+const sharedCompressors = new WeakMap<zlib.ZlibOptions, SharedCompressor>();
+
+function sharedCompressorFor(options: zlib.ZlibOptions): SharedCompressor {
+  let shared = sharedCompressors.get(options);
+  if (!shared) {
+    shared = new SharedCompressor(options);
+    sharedCompressors.set(options, shared);
+  }
+  return shared;
+}
 
 /** Sockets now compressing with a context of their own (at most `OWN_CONTEXTS`). */
 export function socketsWithOwnContext(): number {
@@ -247,24 +257,21 @@ export function compressInline(
   let deflater: InlineDeflater | null = null;
   /** With the shared context: what this socket sent compressed (none yet: it has sent no frame). */
   let sent: SentBytes | null = null;
-  let ownCounted = false;
   extension.compress = (data, fin, callback) => {
     let out: Buffer;
     try {
       const input = asBuffer(data);
       if (!deflater && !sent) {
         if (ownContexts < ownLimit) {
-          ownContexts++;
-          ownCounted = true;
           deflater = new InlineDeflater({ ...options, windowBits });
+          ownContexts++;
         } else sent = SharedCompressor.sentBytes(windowBits);
       }
       if (deflater) {
         out = deflater.push(input);
         if (fin && noContextTakeover) deflater.reset();
       } else {
-        sharedCompressor ??= new SharedCompressor(options);
-        out = sharedCompressor.compress(windowBits, sent!, input);
+        out = sharedCompressorFor(options).compress(windowBits, sent!, input);
         // Without context takeover, the next message refers to nothing before it.
         if (fin && noContextTakeover) sent!.clear();
         else sent!.add(input);
@@ -295,11 +302,12 @@ export function compressInline(
   }
   const cleanup = extension.cleanup.bind(extension);
   extension.cleanup = () => {
-    deflater?.close();
-    deflater = null;
+    if (deflater) {
+      deflater.close();
+      deflater = null;
+      ownContexts--;
+    }
     sent = null;
-    if (ownCounted) ownContexts--;
-    ownCounted = false;
     cleanup();
   };
 }
