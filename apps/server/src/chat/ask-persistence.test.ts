@@ -179,6 +179,23 @@ describe('what an ask leaves behind', () => {
   });
 });
 
+/** A test app of its own that records every statement it runs, in order (SQL printing at debug level). */
+async function recordingApp() {
+  const statements: string[] = [];
+  const log = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const entry = JSON.parse(chunk.toString()) as { ms?: number; msg: string };
+        if (entry.ms !== undefined) statements.push(entry.msg);
+        done();
+      },
+    }),
+  );
+  const app = await createTestApp({ common: { print_sql: true } }, undefined, { log });
+  return { app, statements };
+}
+
 describe('how an ask writes', () => {
   it.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
     'when the settling transaction fails, each part is written on its own: charged once, nothing left in flight',
@@ -209,19 +226,7 @@ describe('how an ask writes', () => {
   );
 
   it('in three transactions (the charge with its record in flight, the answer, the settlement), nothing outside', async () => {
-    // Every statement the app runs, in order (SQL printing at debug level).
-    const statements: string[] = [];
-    const log = pino(
-      { level: 'debug' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          const entry = JSON.parse(chunk.toString()) as { ms?: number; msg: string };
-          if (entry.ms !== undefined) statements.push(entry.msg);
-          done();
-        },
-      }),
-    );
-    const app = await createTestApp({ common: { print_sql: true } }, undefined, { log });
+    const { app, statements } = await recordingApp();
     try {
       const appUrl = await app.app.listen({ host: '127.0.0.1', port: 0 });
       const u = await app.createUser();
@@ -260,6 +265,49 @@ describe('how an ask writes', () => {
         ['conversations', 'running_asks', 'user_settings', 'ask_logs', 'ask_stats_rollups'],
       ]);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('while an answer streams, each later write is its grown message alone (no file links, no conversation row)', async () => {
+    const { app, statements } = await recordingApp();
+    let asking: ReturnType<typeof openAsk> | null = null;
+    try {
+      const appUrl = await app.app.listen({ host: '127.0.0.1', port: 0 });
+      app.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE, tokensPerSecond: 40 });
+      const u = await app.createUser();
+      const cookie = await app.login(u.row.username, u.password);
+      const live = openAsk(
+        appUrl,
+        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 200' },
+        cookie,
+      );
+      asking = live;
+      const grown = async (beyond: number) => {
+        await until(() => assistantText(live.frames).length > beyond, 10_000);
+        return assistantText(live.frames).length;
+      };
+      // The first write creates the conversation with both messages.
+      let seen = await grown(0);
+      await app.ctx.answers.flush();
+      statements.length = 0;
+      // Every write from now on (this test's or the once-a-second one's) while the answer grows. (What the client
+      // sees may lag what the server holds by a frame: a flush after it grew may find nothing new.)
+      while (statements.filter((sql) => sql === 'commit').length < 3) {
+        seen = await grown(seen);
+        await app.ctx.answers.flush();
+      }
+      const transactions: string[][] = [];
+      let open: string[] | null = null;
+      for (const sql of statements) {
+        if (sql === 'begin') open = [];
+        else if (sql === 'commit') transactions.push(open!);
+        else open?.push(/^\w+(?: into| from)? "\w+"/.exec(sql)![0]);
+      }
+      for (const written of transactions) expect(written).toEqual(['insert into "messages"']);
+    } finally {
+      asking?.close();
+      await asking?.closed;
       await app.close();
     }
   });

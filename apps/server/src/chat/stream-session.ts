@@ -54,6 +54,13 @@ export class StreamSession implements AnswerWriteSource {
   private runNote: RunNote = {};
   /** The title changed after the conversation row was written: the next write updates it. */
   private titleDirty = false;
+  /** Messages this session stored pointing at no file: written again without files, they have no links to replace. */
+  private readonly linkless = new Set<string>();
+  /**
+   * The conversation's current node as this session last wrote it: while the answer streams, the conversation row
+   * is written again only when its node changes (and at the end), not with every write of the messages.
+   */
+  private nodeWritten: string | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -260,7 +267,7 @@ export class StreamSession implements AnswerWriteSource {
     const conversationId = this.conversationId;
     const ids = [...this.dirty];
     const lastId = this.order[this.order.length - 1];
-    const updateNode = !!lastId && (final || ids.length > 0);
+    const updateNode = !!lastId && (final || lastId !== this.nodeWritten);
     const finishes = !streaming && this.wroteStreaming;
     const title = this.titleDirty;
     if (ids.length === 0 && !updateNode && !finishes && !title && this.conversationCreated) return null;
@@ -280,7 +287,13 @@ export class StreamSession implements AnswerWriteSource {
     return {
       apply: async (db) => {
         created = await this.ensureConversation(db);
-        if (rows.length > 0) await messageRepository(db).upsert(rows);
+        if (rows.length > 0) {
+          const withoutLinks = new Set(await messageRepository(db).upsert(rows, this.linkless));
+          for (const { id } of rows) {
+            if (withoutLinks.has(id)) this.linkless.add(id);
+            else this.linkless.delete(id);
+          }
+        }
         if (finishes) await messageRepository(db).finishStreaming(conversationId);
         if (updateNode || (title && !created)) {
           await conversationRepository(db).update(conversationId, {
@@ -291,6 +304,7 @@ export class StreamSession implements AnswerWriteSource {
             }),
             ...(title && { title: this.title }),
           });
+          if (updateNode) this.nodeWritten = lastId;
         }
         if (note && runningAskId) await this.ctx.running.note(db, runningAskId, note);
       },
@@ -300,7 +314,12 @@ export class StreamSession implements AnswerWriteSource {
         // Newer progress wins over the note that failed.
         if (note) this.runNote = { ...note, ...this.runNote };
         if (finishes) this.wroteStreaming = true;
-        for (const id of ids) this.dirty.add(id);
+        for (const id of ids) {
+          this.dirty.add(id);
+          // What the rolled-back write seemed to store is not known any more.
+          this.linkless.delete(id);
+        }
+        if (updateNode) this.nodeWritten = null;
       },
     };
   }

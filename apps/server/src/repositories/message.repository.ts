@@ -80,11 +80,6 @@ export function messageRepository(db: Executor) {
     findById(id: string): Promise<MessageRow | undefined> {
       return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    /**
-     * Inserts or replaces messages (streamed answers are flushed repeatedly under the same id; a web conversation
-     * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question), and with each
-     * its `message_files` rows (what `pointedFileIds` finds), in one transaction. The only write path of both tables.
-     */
     /** The conversation's answer ended: its messages written while it streamed are finished (and searchable). */
     async finishStreaming(conversationId: string): Promise<void> {
       await db
@@ -94,7 +89,15 @@ export function messageRepository(db: Executor) {
         .where('streaming', '=', 1)
         .execute();
     },
-    async upsert(rows: NewMessageRow[]): Promise<void> {
+    /**
+     * Inserts or replaces messages (streamed answers are flushed repeatedly under the same id; a web conversation
+     * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question), and with each
+     * its `message_files` rows (what `pointedFileIds` finds), in one transaction. The only write path of both tables.
+     * `linkless`: ids whose stored row the caller knows points at no file (it wrote it so itself); such a row written
+     * again without files has no links to replace. Returns the ids of the rows now stored without any link.
+     */
+    async upsert(rows: NewMessageRow[], linkless: ReadonlySet<string> = new Set()): Promise<string[]> {
+      const withoutLinks: string[] = [];
       const write = async (trx: Executor) => {
         for (const row of rows) {
           await trx
@@ -113,19 +116,24 @@ export function messageRepository(db: Executor) {
               }),
             )
             .execute();
-          await trx.deleteFrom('message_files').where('message_id', '=', row.id).execute();
           const fileIds = pointedFileIds(row);
+          if (fileIds.length === 0 && linkless.has(row.id)) {
+            withoutLinks.push(row.id);
+            continue;
+          }
+          await trx.deleteFrom('message_files').where('message_id', '=', row.id).execute();
           if (fileIds.length > 0) {
             await trx
               .insertInto('message_files')
               .values(fileIds.map((file_id) => ({ message_id: row.id, file_id })))
               .execute();
-          }
+          } else withoutLinks.push(row.id);
         }
       };
-      if (rows.length === 0) return;
+      if (rows.length === 0) return [];
       if (db.isTransaction) await write(db);
       else await db.transaction().execute(write);
+      return withoutLinks;
     },
     /** Whether a message of a conversation owned by `ownerId` points at the upstream file `fileId`. */
     async pointsToFileFor(fileId: string, ownerId: number): Promise<boolean> {
