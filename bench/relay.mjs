@@ -6,8 +6,9 @@
 // /api/chat while N direct reads of the upstream run at the same time, first all at once, then spread over 3 s.
 // Measured per run: time to first token (relay ÷ direct, p50 and p99), how late chunks arrive against their own
 // stream's schedule (p99, relay minus direct), the server's event-loop delay p99 (its /metrics), failed connections,
-// the server's peak RSS, and the clients' own event-loop delay (a busy client makes every number worse). Then the
-// bytes on the wire per byte of answer in each frame mode (delta = our web client).
+// the server's peak RSS and CPU per stream (its process, helper threads included, over the level), and the clients'
+// own event-loop delay (a busy client makes every number worse). Then the bytes on the wire per byte of answer in
+// each frame mode (delta = our web client).
 //
 // Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread]`. Prints a table and saves
 // bench/results/relay.json (and relay-<label>.json with `--label X`).
@@ -451,6 +452,7 @@ async function level(n, pattern) {
   serverRss.peak = 0;
   await serverLoopP99(); // resets the server's histogram
   clientLoop.enable();
+  const cpu0 = serverCpuMs();
   const t0 = performance.now() + 100;
   const at = (i) => t0 + (pattern === 'spread' ? (i / n) * SPREAD_MS : 0);
   const [relays, directs] = await Promise.all([
@@ -458,6 +460,7 @@ async function level(n, pattern) {
     Promise.all(Array.from({ length: n }, (_, i) => direct(at(i)))),
   ]);
   clientLoop.disable();
+  const cpu = serverCpuMs() - cpu0;
   const serverLoop = await serverLoopP99();
   const good = (list) => list.filter((r) => r.ok);
   const ttft = (list) =>
@@ -499,6 +502,8 @@ async function level(n, pattern) {
     failed_direct: failed(directs).length,
     first_errors: [...new Set(errors)].slice(0, 3),
     server_peak_rss_mb: round(serverRss.peak / 1e6, 0),
+    /** The server's CPU over the level (every ask from its socket's opening to its close) per ask. */
+    server_cpu_ms_per_stream: round(cpu / n, 2),
   };
 }
 
@@ -611,6 +616,7 @@ console.table(
     'client loop p99': r.client_loop_p99_ms,
     failed: r.failed_relay + r.failed_direct,
     'server RSS MB': r.server_peak_rss_mb,
+    'server CPU ms/stream': r.server_cpu_ms_per_stream,
   })),
 );
 console.table(bytes);
