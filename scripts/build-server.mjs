@@ -116,8 +116,10 @@ export async function buildServer() {
     // back into TypeScript lines; off by default, since loading the map costs start-up time.
     sourcemap: 'linked',
     sourcesContent: false,
-    // Readable names in stack traces and profiles.
-    minify: false,
+    // Without the whitespace (and so without comments): V8 keeps every script's source in memory, and a table of its
+    // line ends once a stack trace is formatted (3.9 MB in a heap snapshot with the 288,000 lines of main.js kept).
+    // Names stay readable in stack traces and profiles; `--enable-source-maps` gives back the TypeScript lines.
+    minifyWhitespace: true,
     logLevel: 'warning',
     plugins: [externalPackages],
     metafile: true,
