@@ -4,6 +4,7 @@ import { closeContext, createContext } from './context';
 import { PendingMigrationsError } from './db/migrate';
 import { createLogger } from './log/logger';
 import { markDataDirInUse } from './ops/data-dir';
+import { limitHeapGrowth } from './ops/heap';
 import { configuredModels, warmTokenizers } from './sources/tokens';
 
 /** Connections the kernel keeps waiting for accept (capped by net.core.somaxconn). */
@@ -11,6 +12,7 @@ const LISTEN_BACKLOG = 4096;
 
 /** Boot: load config → open db → migrate → build app → listen → graceful stop. */
 async function main(): Promise<void> {
+  limitHeapGrowth();
   let config;
   try {
     config = loadConfig();
