@@ -11,7 +11,7 @@ import { multipartFile } from '../test/upload';
 import { createInvite } from '../services/invite.service';
 import { createShare } from '../services/share.service';
 import { ask } from '../test/chat-client';
-import { ADMIN, createTestApp } from '../test/harness';
+import { ADMIN, createTestApp, insertConversation } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
 /**
@@ -103,25 +103,7 @@ beforeAll(async () => {
   };
 });
 
-async function victimConversation(): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await conversationRepository(t.ctx.dbHandle.db).insert({
-    conversation_id: id,
-    source: 'openai_api',
-    title: 'victim',
-    user_id: ids.owner,
-    is_valid: 1,
-    is_public: 0,
-    current_model: 'gpt_3_5',
-    current_node: null,
-    server_id: null,
-    plugin_ids: null,
-    create_time: now,
-    update_time: now,
-  });
-  return id;
-}
+const victimConversation = () => insertConversation(t.ctx, ids.owner, { title: 'victim' });
 afterAll(() => t.close());
 
 /** Records of the files routes, by placeholder: `{file}`, `{pendingFile}`, `{webFile}`, `{message}`. */

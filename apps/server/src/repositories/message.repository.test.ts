@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../test/harness';
+import { createTestApp, insertConversation } from '../test/harness';
 import type { TestApp } from '../test/harness';
-import { conversationRepository } from './conversation.repository';
 import { messageRepository } from './message.repository';
 import type { NewMessageRow } from './message.repository';
 
@@ -15,23 +14,7 @@ afterAll(() => t.close());
 
 async function conversation(): Promise<string> {
   const u = await t.createUser();
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await conversationRepository(t.ctx.dbHandle.db).insert({
-    conversation_id: id,
-    source: 'openai_web',
-    title: null,
-    user_id: u.row.id,
-    is_valid: 1,
-    is_public: 0,
-    current_model: 'gpt_4o',
-    current_node: null,
-    server_id: null,
-    plugin_ids: null,
-    create_time: now,
-    update_time: now,
-  });
-  return id;
+  return insertConversation(t.ctx, u.row.id, { source: 'openai_web' });
 }
 
 /** An assistant message pointing at the given upstream files (image parts). */

@@ -1,12 +1,10 @@
 import { startEmulator } from '@cc/upstream-emulator';
 import type { Emulator } from '@cc/upstream-emulator';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MASKED_SECRET } from '@cc/contracts';
 import type { AuditEntry, AuditPage, ConfigWriteInput } from '@cc/contracts';
-import { conversationRepository } from '../repositories/conversation.repository';
 import { purgeExpiredData } from '../services/retention.service';
-import { ADMIN, createTestApp } from '../test/harness';
+import { ADMIN, createTestApp, insertConversation } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
 let t: TestApp;
@@ -184,25 +182,7 @@ describe('audit log: logins', () => {
   });
 });
 
-async function conversationOf(userId: number, title: string): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await conversationRepository(t.ctx.dbHandle.db).insert({
-    conversation_id: id,
-    source: 'openai_api',
-    title,
-    user_id: userId,
-    is_valid: 1,
-    is_public: 0,
-    current_model: 'gpt_3_5',
-    current_node: null,
-    server_id: null,
-    plugin_ids: null,
-    create_time: now,
-    update_time: now,
-  });
-  return id;
-}
+const conversationOf = (userId: number, title: string) => insertConversation(t.ctx, userId, { title });
 
 describe('audit log: conversations', () => {
   it('records invalidate, destroy and assign by an admin; a user deleting their own is no admin change', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { SESSION_COOKIE } from '@cc/contracts';
-import type { ConfigInput, UserCreate } from '@cc/contracts';
+import type { ChatSource, ConfigInput, UserCreate } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { buildApp } from '../app';
 import { loadConfig } from '../config/bootstrap';
@@ -16,6 +16,7 @@ import type { ContextOptions } from '../context';
 /** What a test may set on the app it starts: the context's options, and a logger of its own to read what is logged. */
 export type TestAppOptions = ContextOptions & { log?: pino.Logger };
 import type { LoadedUser } from '../presenters/user.presenter';
+import { conversationRepository } from '../repositories/conversation.repository';
 import { createUser } from '../services/user.service';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' } as const;
@@ -183,4 +184,29 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   const c = res.cookies.find((x) => x.name === SESSION_COOKIE);
   if (!c) throw new Error('no session cookie');
   return `${SESSION_COOKIE}=${c.value}`;
+}
+
+/** Writes a conversation row straight to the database (no messages): a user's, of the given source and title. */
+export async function insertConversation(
+  ctx: AppContext,
+  userId: number,
+  { source = 'openai_api', title = null }: { source?: ChatSource; title?: string | null } = {},
+): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await conversationRepository(ctx.dbHandle.db).insert({
+    conversation_id: id,
+    source,
+    title,
+    user_id: userId,
+    is_valid: 1,
+    is_public: 0,
+    current_model: source === 'openai_api' ? 'gpt_3_5' : 'gpt_4o',
+    current_node: null,
+    server_id: null,
+    plugin_ids: null,
+    create_time: now,
+    update_time: now,
+  });
+  return id;
 }
