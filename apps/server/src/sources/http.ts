@@ -72,12 +72,28 @@ function mapError(e: unknown, signal?: AbortSignal): Error {
   return new UpstreamNetworkError(`${code} ${(e as Error).message}`.trim(), code || null);
 }
 
-async function* guarded(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of body) yield chunk;
-  } catch (e) {
+/**
+ * The body with its failures mapped to upstream errors. The body's own iterator with a `catch` on each read, not a
+ * generator around it: a chunk of a streamed answer passes one layer of promises fewer.
+ */
+function guarded(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  let reads: AsyncIterator<Uint8Array> | null = null;
+  const fail = (e: unknown): never => {
     throw mapError(e, signal);
-  }
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      if (!reads) {
+        const inner = body[Symbol.asyncIterator]();
+        reads = {
+          next: () => inner.next().catch(fail),
+          return: (value?: unknown) =>
+            inner.return ? inner.return(value).catch(fail) : Promise.resolve({ done: true, value }),
+        };
+      }
+      return reads;
+    },
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ApiChatMessage } from '@cc/contracts';
 import { fail } from '../errors/app-error';
 import { UpstreamEndedWithoutDone, UpstreamError } from './errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from './http';
-import { parseSse } from './sse';
+import { sseBatches } from './sse';
 import { estimateUsage } from './tokens';
 import type { TokenUsage } from './tokens';
 import type { AskInput, SourceAdapter, SourceEvent, UpstreamTarget } from './types';
@@ -46,7 +46,6 @@ function emptyAnswer(input: AskInput): ApiChatMessage {
 
 /** Folds one chunk into the answer; true when something the client sees changed. */
 function applyChunk(message: ApiChatMessage, chunk: CompletionChunk): boolean {
-  if (chunk.error) throw new UpstreamError(null, chunk.error.message ?? JSON.stringify(chunk.error));
   const choice = chunk.choices?.[0];
   const before = message.content?.text ?? '';
   let text = before;
@@ -64,23 +63,6 @@ function applyChunk(message: ApiChatMessage, chunk: CompletionChunk): boolean {
     changed = true;
   }
   return changed;
-}
-
-async function* completionChunks(body: AsyncIterable<Uint8Array>, finished: () => boolean) {
-  try {
-    for await (const data of parseSse(body)) {
-      try {
-        yield JSON.parse(data) as CompletionChunk;
-      } catch {
-        // a malformed line is skipped, the stream goes on
-      }
-    }
-  } catch (e) {
-    // Several providers and proxies close right after the finish reason without `data: [DONE]`: the answer is
-    // complete. A stream that closes with neither was cut off.
-    if (e instanceof UpstreamEndedWithoutDone && finished()) return;
-    throw e;
-  }
 }
 
 /** OpenAI-compatible Chat Completions, streamed; usage requested with stream_options. */
@@ -146,14 +128,36 @@ export const openaiApiAdapter: SourceAdapter = {
     const message = emptyAnswer(input);
     const finished = () => !!message.metadata?.finish_reason;
     let usage: TokenUsage | null = null;
-    for await (const chunk of completionChunks(res.body, finished)) {
-      if (applyChunk(message, chunk)) {
-        yield { type: 'message', message: { ...message, metadata: { ...message.metadata } } };
+    try {
+      // The chunks of one read are relayed as one snapshot of the answer.
+      for await (const events of sseBatches(res.body)) {
+        let changed = false;
+        // An error event ends the stream, after what came before it in the same read.
+        let failure: UpstreamError | null = null;
+        for (const data of events) {
+          let chunk: CompletionChunk;
+          try {
+            chunk = JSON.parse(data) as CompletionChunk;
+          } catch {
+            continue; // a malformed line is skipped, the stream goes on
+          }
+          if (chunk.error) {
+            failure = new UpstreamError(null, chunk.error.message ?? JSON.stringify(chunk.error));
+            break;
+          }
+          if (applyChunk(message, chunk)) changed = true;
+          if (chunk.usage) {
+            const { prompt_tokens, completion_tokens } = chunk.usage;
+            usage = { inputTokens: prompt_tokens, outputTokens: completion_tokens, estimated: false };
+          }
+        }
+        if (changed) yield { type: 'message', message: { ...message, metadata: { ...message.metadata } } };
+        if (failure) throw failure;
       }
-      if (chunk.usage) {
-        const { prompt_tokens, completion_tokens } = chunk.usage;
-        usage = { inputTokens: prompt_tokens, outputTokens: completion_tokens, estimated: false };
-      }
+    } catch (e) {
+      // Several providers and proxies close right after the finish reason without `data: [DONE]`: the answer is
+      // complete. A stream that closes with neither was cut off.
+      if (!(e instanceof UpstreamEndedWithoutDone && finished())) throw e;
     }
     // A provider that ignores stream_options reports nothing: count what was sent and received.
     const sent = [...context.map((m) => m.content), input.text];

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamNetworkError } from './errors';
 import { until } from '../test/chat-client';
-import { DRAIN_LIMIT_BYTES, parseSse } from './sse';
+import { DRAIN_LIMIT_BYTES, sseBatches } from './sse';
+
+/** Every event of a body, one at a time. */
+async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  for await (const events of sseBatches(body)) yield* events;
+}
 
 async function collect(chunks: string[]): Promise<string[]> {
   const enc = new TextEncoder();
@@ -13,12 +18,24 @@ async function collect(chunks: string[]): Promise<string[]> {
   return out;
 }
 
-describe('parseSse', () => {
+describe('sseBatches', () => {
   it('splits events across arbitrary chunk boundaries', async () => {
     expect(await collect(['data: {"a"', ':1}\n\nda', 'ta: {"b":2}\r\n\r\n', 'data: [DONE]\n\n'])).toEqual([
       '{"a":1}',
       '{"b":2}',
     ]);
+  });
+
+  it('gives the events one read completed together, in order, and none that is incomplete', async () => {
+    const enc = new TextEncoder();
+    async function* gen() {
+      yield enc.encode('data: 1\n\ndata: 2\n\ndata: 3');
+      yield enc.encode('\n\ndata: 4\n\n');
+      yield enc.encode('data: 5\n\ndata: [DONE]\n\n');
+    }
+    const batches: string[][] = [];
+    for await (const events of sseBatches(gen())) batches.push(events);
+    expect(batches).toEqual([['1', '2'], ['3', '4'], ['5']]);
   });
 
   it('ends only on the exact [DONE] line, not on an answer containing "[DONE]"', async () => {

@@ -4,7 +4,7 @@ import type { WebChatMessage } from '@cc/contracts';
 import { fail } from '../../errors/app-error';
 import { UpstreamError } from '../errors';
 import { ensureOk, httpOptions, joinUrl, upstreamRequest } from '../http';
-import { parseSse } from '../sse';
+import { sseBatches } from '../sse';
 import { estimateUsage } from '../tokens';
 import type { AskInput, RequestCheck, SourceAdapter, SourceEvent } from '../types';
 import { userMessageBase } from '../user-message';
@@ -125,34 +125,45 @@ export const openaiWebAdapter: SourceAdapter = {
     const parents = new Map<string, string | null>();
     let last: string | null = input.askAgain ? input.userMessageId : input.parent;
     const answers = new Map<string, string>();
-    for await (const data of parseSse(res.body)) {
-      let item: StreamItem;
-      try {
-        item = JSON.parse(data) as StreamItem;
-      } catch {
-        continue;
+    for await (const events of sseBatches(res.body)) {
+      // Each event holds a whole snapshot of its message: of several snapshots of one message in the same read,
+      // the last is relayed.
+      let held: WebChatMessage | null = null;
+      for (const data of events) {
+        let item: StreamItem;
+        try {
+          item = JSON.parse(data) as StreamItem;
+        } catch {
+          continue;
+        }
+        const m = item.message;
+        const renamed = !!item.conversation_id && item.conversation_id !== conversationId;
+        if (held && (renamed || item.type === 'title_generation' || !m?.content || m.id !== held.id)) {
+          yield { type: 'message', message: held };
+          held = null;
+        }
+        if (renamed) {
+          conversationId = item.conversation_id!;
+          yield { type: 'conversation', conversationId };
+        }
+        if (item.type === 'title_generation' && item.title) {
+          yield { type: 'title', title: item.title };
+          continue;
+        }
+        if (!m?.content) {
+          if (item.error) throw streamError(item);
+          continue;
+        }
+        if (!parents.has(m.id)) {
+          const continued = continuing && m.id === input.parent;
+          parents.set(m.id, m.author?.role === 'user' ? input.parent : continued ? null : last);
+          if (!continued) last = m.id;
+        }
+        const message = convertWebMessage(m, parents.get(m.id) ?? null, input.modelNameOf);
+        if (message.role !== 'user') answers.set(message.id, messageText(message));
+        held = message;
       }
-      if (item.conversation_id && item.conversation_id !== conversationId) {
-        conversationId = item.conversation_id;
-        yield { type: 'conversation', conversationId };
-      }
-      if (item.type === 'title_generation' && item.title) {
-        yield { type: 'title', title: item.title };
-        continue;
-      }
-      const m = item.message;
-      if (!m?.content) {
-        if (item.error) throw streamError(item);
-        continue;
-      }
-      if (!parents.has(m.id)) {
-        const continued = continuing && m.id === input.parent;
-        parents.set(m.id, m.author?.role === 'user' ? input.parent : continued ? null : last);
-        if (!continued) last = m.id;
-      }
-      const message = convertWebMessage(m, parents.get(m.id) ?? null, input.modelNameOf);
-      if (message.role !== 'user') answers.set(message.id, messageText(message));
-      yield { type: 'message', message };
+      if (held) yield { type: 'message', message: held };
     }
     // The web upstream reports no usage: the question and the answer's messages, counted here.
     yield {

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeScripted, readAsk, scriptedUpstream as upstream } from '../test/scripted-upstream';
+import { UpstreamError } from './errors';
+import { openaiApiAdapter } from './openai-api';
+
+afterEach(closeScripted);
+
+const delta = (content: string) => `data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`;
+const finish = `data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`;
+
+describe('the API source streaming an answer', () => {
+  it('relays the chunks of one read as one snapshot, and each later read as its own', async () => {
+    const up = await upstream([
+      delta('a') + delta('b') + delta('c'),
+      delta('d'),
+      finish + 'data: [DONE]\n\n',
+    ]);
+    const { texts, failure } = await readAsk(openaiApiAdapter, up);
+    expect(failure).toBeUndefined();
+    expect(texts).toEqual(['abc', 'abcd', 'abcd']);
+  });
+
+  it('an error event keeps what came before it in the same read, then fails', async () => {
+    const error = `data: ${JSON.stringify({ error: { message: 'overloaded' } })}\n\n`;
+    const up = await upstream([delta('a'), delta('b') + error + delta('never')]);
+    const { texts, failure } = await readAsk(openaiApiAdapter, up);
+    expect(texts).toEqual(['a', 'ab']);
+    expect(failure).toBeInstanceOf(UpstreamError);
+    expect((failure as Error).message).toContain('overloaded');
+  });
+
+  it('a stream closed after its finish reason without [DONE] is complete; without one it was cut off', async () => {
+    const complete = await readAsk(openaiApiAdapter, await upstream([delta('a'), finish]));
+    expect(complete.failure).toBeUndefined();
+    expect(complete.events.at(-1)?.type).toBe('usage');
+    await closeScripted();
+    const cut = await readAsk(openaiApiAdapter, await upstream([delta('a')]));
+    expect(cut.texts).toEqual(['a']);
+    expect(cut.failure).toBeInstanceOf(Error);
+  });
+});
