@@ -12,7 +12,7 @@ import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
 import { countTokens } from '../sources/tokens';
 import { pathContext } from './context-path';
-import { checkQuota, estimateAskCost, reserve } from './quota-ledger';
+import { checkQuota, estimateAskCost, knownLimits, reserve } from './quota-ledger';
 import type { Charge, Reservation } from './quota-ledger';
 import type { Executor } from '../repositories/executor';
 
@@ -134,23 +134,16 @@ export async function admitAsk(
   await assertAskFilesUsable(ctx, user, attachments, request.openai_web_multimodal_image_parts ?? []);
   // The reservation only matters against a budget: without one (or for a model without a price) the settlement
   // charges the real cost and the tokenizer (the costliest step of admission) is not run.
-  const budgeted = [
-    loaded.setting.budget_total,
-    loaded.setting.budget_daily,
-    loaded.setting.budget_monthly,
-  ].some((limit) => limit !== -1);
+  const known = knownLimits(setting, source, model, loaded.setting);
   const estimate =
-    budgeted && config.billing.prices[model]
+    known.budgeted && config.billing.prices[model]
       ? estimateAskCost(config.billing, model, await inputTokensOf(ctx, request, conversation, question))
       : 0;
-  const reservation = await reserve(
-    ctx,
-    user.id,
-    source,
-    model,
-    adapter.sharedCap(config, model),
+  const reservation = await reserve(ctx, user.id, source, model, {
+    cap: adapter.sharedCap(config, model),
     estimate,
     alongside,
-  );
+    known,
+  });
   return { conversation, setting, pluginIds, question, reservation };
 }

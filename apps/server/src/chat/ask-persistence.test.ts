@@ -259,11 +259,16 @@ describe('how an ask writes', () => {
         ),
       ];
       expect(outside).toEqual([]);
+      // The user has a total count and a rate limit, no budget and no count for the model: the charge takes the
+      // count and records the rate event, and reserves nothing; the new conversation's messages have no file links
+      // to replace; the settlement adds the cost without reading the budgets.
       expect(transactions.map(tables)).toEqual([
-        ['quota_counters', 'user_settings', 'rate_events', 'running_asks'],
-        ['conversations', 'messages', 'message_files', 'running_asks'],
+        ['quota_counters', 'rate_events', 'running_asks'],
+        ['conversations', 'messages', 'running_asks'],
         ['conversations', 'running_asks', 'user_settings', 'ask_logs', 'ask_stats_rollups'],
       ]);
+      expect(statements.filter((s) => /^select "(remaining|budget_total)"/.test(s))).toEqual([]);
+      expect(transactions.map((tx) => tx.length)).toEqual([3, 5, 5]);
     } finally {
       await app.close();
     }

@@ -5,8 +5,8 @@ import type { TestApp } from '../test/harness';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { fromMicros } from '@cc/contracts';
-import { userSettingRepository } from '../repositories/user-setting.repository';
-import { checkQuota, reserve } from './quota-ledger';
+import { budgetRow, userSettingRepository } from '../repositories/user-setting.repository';
+import { checkQuota, knownLimits, reserve } from './quota-ledger';
 import type { QuotaCheckInput } from './quota-ledger';
 
 let t: TestApp;
@@ -72,7 +72,7 @@ describe('quota ledger', () => {
       s.openai_api.per_model_ask_count = { gpt_4: 1 };
       s.credits = 5;
     });
-    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4', null, 1_000_000);
+    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4', { estimate: 1_000_000 });
     let s = joinSettings((await getUser(t.ctx, u.id)).setting, (await getUser(t.ctx, u.id)).counters);
     expect([s.openai_api.total_ask_count, s.openai_api.per_model_ask_count.gpt_4, await spent(u.id)]).toEqual(
       [1, 0, 1],
@@ -185,7 +185,7 @@ describe('spend budgets', () => {
       s.credits = 1.75;
     });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, QUARTER)),
+      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { estimate: QUARTER })),
     );
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(results.length - refused.length).toBe(7);
@@ -203,7 +203,7 @@ describe('spend budgets', () => {
       s.monthly_budget = 100;
     });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, QUARTER)),
+      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { estimate: QUARTER })),
     );
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(results.length - refused.length).toBe(3);
@@ -224,8 +224,8 @@ describe('spend budgets', () => {
       unlimitedCounts(s);
       s.credits = 1;
     });
-    const a = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 500_000);
-    const b = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 400_000);
+    const a = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { estimate: 500_000 });
+    const b = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { estimate: 400_000 });
     expect((await budgets(u.id)).total).toBe(0.9);
     // 0.7 real cost: 0.2 more than reserved, but only 0.1 is left: charged 0.6, the budget is spent, not overrun.
     expect(await a.settle(700_000)).toBe(600_000);
@@ -245,7 +245,7 @@ describe('spend budgets', () => {
       s.monthly_budget = 0.9;
     });
     const reservations = await Promise.all(
-      Array.from({ length: 5 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 100_000)),
+      Array.from({ length: 5 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { estimate: 100_000 })),
     );
     const charged = await Promise.all(reservations.map((r) => r.settle(500_000)));
     expect(charged.reduce((n, c) => n + c, 0)).toBe(900_000);
@@ -268,7 +268,7 @@ describe('spend budgets', () => {
       month: yesterday.toISOString().slice(0, 7),
     };
     await settings.addSpent(u.id, 1_000_000, yesterdayKeys);
-    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', null, 500_000);
+    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { estimate: 500_000 });
     expect((await budgets(u.id)).daily).toBe(0.5);
     // Giving back an amount reserved yesterday leaves today's spending alone.
     await settings.releaseBudget(u.id, 300_000, yesterdayKeys.day);
@@ -282,8 +282,81 @@ describe('spend budgets', () => {
       unlimitedCounts(s);
       s.credits = -1;
     });
-    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4', null, 5_000_000_000);
+    const r = await reserve(t.ctx, u.id, 'openai_api', 'gpt_4', { estimate: 5_000_000_000 });
     expect(await r.settle(9_000_000_000)).toBe(9_000_000_000);
     await expect(checkQuota(t.ctx, input(u))).resolves.toBeUndefined();
+  });
+});
+
+describe('a charge skips what the settings read says cannot refuse it', () => {
+  async function knownFor(u: { id: number; setting: QuotaCheckInput['setting'] }, model = 'gpt_3_5') {
+    const row = await userSettingRepository(t.ctx.dbHandle.db).findByUserId(u.id);
+    return knownLimits(u.setting, 'openai_api', model, budgetRow(row!));
+  }
+  const rateEvents = async (userId: number) =>
+    (await t.ctx.dbHandle.db.selectFrom('rate_events').select('id').where('user_id', '=', userId).execute())
+      .length;
+
+  it('records a rate event only when a rate limit applies; a charge without one is refunded all the same', async () => {
+    const free = await userWith((s) => {
+      s.credits = -1;
+      s.openai_api.total_ask_count = 3;
+      s.openai_api.rate_limits = [];
+    });
+    const r = await reserve(t.ctx, free.id, 'openai_api', 'gpt_3_5', { known: await knownFor(free) });
+    expect(r.charge.rateEventId).toBeNull();
+    expect(await rateEvents(free.id)).toBe(0);
+    await r.refund();
+    const after = await getUser(t.ctx, free.id);
+    expect(joinSettings(after.setting, after.counters).openai_api.total_ask_count).toBe(3);
+
+    const limited = await userWith((s) => {
+      s.credits = -1;
+      s.openai_api.rate_limits = [{ window_seconds: 60, max_requests: 5 }];
+    });
+    const l = await reserve(t.ctx, limited.id, 'openai_api', 'gpt_3_5', { known: await knownFor(limited) });
+    expect(await rateEvents(limited.id)).toBe(1);
+    await l.refund();
+    expect(await rateEvents(limited.id)).toBe(0);
+  });
+
+  it('a limited counter is still taken exactly under 50 parallel charges; an unlimited one is not touched', async () => {
+    const u = await userWith((s) => {
+      s.credits = -1;
+      s.openai_api.rate_limits = [];
+      s.openai_api.total_ask_count = -1;
+      s.openai_api.per_model_ask_count = { gpt_3_5: 10 };
+    });
+    const known = await knownFor(u);
+    expect(known).toMatchObject({ totalUnlimited: true, modelUnlimited: false });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { known })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    const after = joinSettings((await getUser(t.ctx, u.id)).setting, (await getUser(t.ctx, u.id)).counters);
+    expect([after.openai_api.total_ask_count, after.openai_api.per_model_ask_count.gpt_3_5]).toEqual([-1, 0]);
+  });
+
+  it('without a budget the cost is added when settling; a budget set meanwhile still caps what is charged', async () => {
+    const u = await userWith((s) => {
+      s.credits = -1;
+      s.openai_api.rate_limits = [];
+    });
+    const known = await knownFor(u);
+    expect(known.budgeted).toBe(false);
+    const a = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { known });
+    expect(await a.settle(300_000)).toBe(300_000);
+    expect(await spent(u.id)).toBe(0.3);
+    // An admin sets a total budget of 0.5 while the next ask runs: it is charged only what is left of it.
+    const b = await reserve(t.ctx, u.id, 'openai_api', 'gpt_3_5', { known });
+    const settings = userSettingRepository(t.ctx.dbHandle.db);
+    const row = await settings.findByUserId(u.id);
+    await t.ctx.dbHandle.db
+      .updateTable('user_settings')
+      .set({ budget_total: 500_000 })
+      .where('id', '=', row!.id)
+      .execute();
+    expect(await b.settle(900_000)).toBe(200_000);
+    expect(await spent(u.id)).toBe(0.5);
   });
 });

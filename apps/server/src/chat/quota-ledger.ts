@@ -160,9 +160,15 @@ export interface Charge {
   reserved: number;
   /** The UTC day (YYYY-MM-DD) the reservation was made on. */
   reservedDay: string;
-  rateEventId: number;
+  /** The ask's rate event, or null: no rate limit applied (nothing to count it against). */
+  rateEventId: number | null;
   /** The place taken under the shared cap (deleted by a refund), or null. */
   capEventId: number | null;
+  /**
+   * The user had no budget when charged: the settlement adds the cost without reading the budgets first (unless
+   * one was set meanwhile). Not recorded with the ask in flight (an interrupted ask is only refunded).
+   */
+  unbudgeted?: boolean;
 }
 
 /** A charged ask: settle keeps the charge, refund gives everything back. Each runs at most once. */
@@ -184,8 +190,54 @@ export async function refundCharge(trx: Executor, charge: Charge): Promise<void>
   await quotas.increment(charge.userId, charge.source, TOTAL);
   await quotas.increment(charge.userId, charge.source, charge.model);
   await userSettingRepository(trx).releaseBudget(charge.userId, charge.reserved, charge.reservedDay);
-  await rateEventRepository(trx).delete(charge.rateEventId);
+  if (charge.rateEventId !== null) await rateEventRepository(trx).delete(charge.rateEventId);
   if (charge.capEventId !== null) await sharedCapRepository(trx).delete(charge.capEventId);
+}
+
+/**
+ * What the settings read just before the charge says can never refuse it (admission has the row and the counters):
+ * those steps of the charge are skipped. A limit an admin sets in the moment between the read and the charge applies
+ * from the next ask.
+ */
+export interface KnownLimits {
+  /** The source's total counter is unlimited (-1, or no counter). */
+  totalUnlimited: boolean;
+  /** The model's counter is unlimited (-1, or no counter). */
+  modelUnlimited: boolean;
+  /** A rate limit applies to the source: the ask is recorded as a rate event (else nothing counts it). */
+  rateLimited: boolean;
+  /** A budget is set: the reservation is checked and taken (else there is nothing to reserve against). */
+  budgeted: boolean;
+}
+
+/** What `reserve` may skip for this user, source and model, from the settings as read. */
+export function knownLimits(
+  setting: UserSetting,
+  source: ChatSource,
+  model: string,
+  budgets: BudgetRow,
+): KnownLimits {
+  const s = setting[source];
+  const perModel = (s.per_model_ask_count as Record<string, number | undefined>)[model];
+  return {
+    totalUnlimited: s.total_ask_count === -1,
+    modelUnlimited: perModel === undefined || perModel === -1,
+    rateLimited: s.rate_limits.length > 0,
+    budgeted: [budgets.budget_total, budgets.budget_daily, budgets.budget_monthly].some(
+      (limit) => limit !== -1,
+    ),
+  };
+}
+
+export interface ReserveOptions {
+  /** The cap every user of the source shares that this ask counts toward, if any. */
+  cap?: SharedCap | null;
+  /** Micros to reserve against the budgets (`estimateAskCost`). */
+  estimate?: number;
+  /** Written in the charge's own transaction (the record of the ask in flight). */
+  alongside?: (trx: Executor, charge: Charge) => Promise<void>;
+  /** What the settings read said (skips what cannot refuse); absent: every step runs. */
+  known?: KnownLimits;
 }
 
 /**
@@ -198,23 +250,21 @@ export async function reserve(
   userId: number,
   source: ChatSource,
   model: string,
-  /** The cap every user of the source shares that this ask counts toward, if any. */
-  cap: SharedCap | null = null,
-  /** Micros to reserve against the budgets (`estimateAskCost`). */
-  estimate = 0,
-  /** Written in the charge's own transaction (the record of the ask in flight). */
-  alongside?: (trx: Executor, charge: Charge) => Promise<void>,
+  { cap = null, estimate = 0, alongside, known }: ReserveOptions = {},
 ): Promise<Reservation> {
   const { db, dialect } = ctx.dbHandle;
   const charge = await db.transaction().execute(async (trx): Promise<Charge> => {
     const quotas = quotaRepository(trx);
-    if (!(await quotas.decrementIfAvailable(userId, source, TOTAL))) throw fail.noAvailableTotalAskCount();
-    if (!(await quotas.decrementIfAvailable(userId, source, model)))
+    if (!known?.totalUnlimited && !(await quotas.decrementIfAvailable(userId, source, TOTAL)))
+      throw fail.noAvailableTotalAskCount();
+    if (!known?.modelUnlimited && !(await quotas.decrementIfAvailable(userId, source, model)))
       throw fail.noAvailableModelAskCount(model);
     const settings = userSettingRepository(trx);
     const now = new Date();
     const keys = periodKeys(now);
-    if (!(await settings.reserveBudget(userId, estimate, keys))) {
+    // Without a budget nothing is reserved (the estimate is 0 then; the settlement adds what was spent).
+    const reserving = !known || known.budgeted || estimate > 0;
+    if (reserving && !(await settings.reserveBudget(userId, estimate, keys))) {
       const row = await settings.findByUserId(userId);
       if (row) {
         const b = budgetRow(row);
@@ -222,7 +272,10 @@ export async function reserve(
       }
       throw fail.budgetSpent();
     }
-    const rateEventId = await rateEventRepository(trx).insert(userId, source, now.toISOString());
+    const rateEventId =
+      !known || known.rateLimited
+        ? await rateEventRepository(trx).insert(userId, source, now.toISOString())
+        : null;
     // Last, after the user's own counters: an ask refused for the user's quota takes no place under the cap.
     let capEventId: number | null = null;
     if (cap) {
@@ -242,6 +295,7 @@ export async function reserve(
       reservedDay: keys.day,
       rateEventId,
       capEventId,
+      unbudgeted: known ? !known.budgeted : false,
     };
     await alongside?.(trx, taken);
     return taken;
@@ -278,12 +332,18 @@ export async function settleCharge(
     await settings.releaseBudget(charge.userId, charge.reserved - cost, charge.reservedDay);
     return cost;
   }
+  const extraCost = cost - charge.reserved;
+  if (
+    charge.unbudgeted &&
+    (await settings.addSpent(charge.userId, extraCost, periodKeys(now), { unbudgeted: true }))
+  )
+    return cost;
   const row = await settings.budgetsForUpdate(charge.userId);
   if (!row) return charge.reserved;
   const spent = spentNow(row, now);
   const room = (limit: number, used: number) => (limit === -1 ? Infinity : Math.max(0, limit - used));
   const extra = Math.min(
-    cost - charge.reserved,
+    extraCost,
     room(row.budget_total, spent.total),
     room(row.budget_daily, spent.daily),
     room(row.budget_monthly, spent.monthly),

@@ -140,7 +140,7 @@ export async function settleInterrupted(
     const done = await ctx.dbHandle.db.transaction().execute(async (trx) => {
       const row = await runningAskRepository(trx).claimStale(askId, before);
       if (!row) return false;
-      if (row.answered !== 1 && row.rate_event_id !== null)
+      if (row.answered !== 1)
         await refundCharge(trx, {
           userId: row.user_id,
           source: row.source,

@@ -59,13 +59,13 @@ describe('the shared web GPT-4 cap', () => {
     const app = await createTestApp({ openai_web: { gpt4_cap_per_3_hours: 1 } }, undefined, { demo: false });
     try {
       const u = await app.createUser();
-      const first = await reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { ...CAP, limit: 1 });
+      const first = await reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { cap: { ...CAP, limit: 1 } });
       await expect(
-        reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { ...CAP, limit: 1 }),
+        reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { cap: { ...CAP, limit: 1 } }),
       ).rejects.toMatchObject({ messageKey: 'errors.noAvailableGpt4AskCount' });
       await first.refund();
       expect(await sharedCapUsed(app.ctx.dbHandle.db, 'openai_web', CAP)).toBe(0);
-      const again = await reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { ...CAP, limit: 1 });
+      const again = await reserve(app.ctx, u.row.id, 'openai_web', 'gpt_4', { cap: { ...CAP, limit: 1 } });
       await again.settle(0);
       expect(await sharedCapUsed(app.ctx.dbHandle.db, 'openai_web', CAP)).toBe(1);
     } finally {

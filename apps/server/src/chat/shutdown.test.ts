@@ -69,7 +69,9 @@ describe('an instance that stops', () => {
     const dead = new RunningAsks(t.ctx, 'dead-instance');
     try {
       const charge = (userId: number, askId: string) =>
-        reserve(t.ctx, userId, 'openai_api', 'gpt_3_5', null, 0, (trx, c) => dead.record(trx, askId, c));
+        reserve(t.ctx, userId, 'openai_api', 'gpt_3_5', {
+          alongside: (trx, c) => dead.record(trx, askId, c),
+        });
       await charge(answered.id, 'ask-1');
       dead.track('ask-1');
       await dead.note(t.ctx.dbHandle.db, 'ask-1', { answered: 1 });

@@ -124,9 +124,11 @@ export class StreamSession implements AnswerWriteSource {
           // A title the user gave wins over the upstream's.
           if (this.conversationId && !this.request.new_title?.trim()) this.setTitle(event.title);
           break;
-        case 'message':
-          await this.track(event.message);
+        case 'message': {
+          const reading = this.track(event.message);
+          if (reading) await reading;
           break;
+        }
         case 'usage':
           this.usage = event.usage;
           break;
@@ -169,9 +171,19 @@ export class StreamSession implements AnswerWriteSource {
     };
   }
 
-  private async track(message: ChatMessage): Promise<void> {
+  /**
+   * Keeps and relays a message. Synchronous (no promise to wait for) unless its parent has to be read: a chunk of
+   * a streamed answer takes no extra turn of the event loop.
+   */
+  private track(message: ChatMessage): Promise<void> | undefined {
     if (!this.conversationId) return;
-    const m = await this.withParent(message);
+    const m = this.withParent(message);
+    if (m instanceof Promise) return m.then((read) => this.keep(read));
+    this.keep(m);
+  }
+
+  private keep(m: ChatMessage): void {
+    const conversationId = this.conversationId!;
     this.messages.set(m.id, m);
     this.dirty.add(m.id);
     if (m.role !== 'user' && m.content) {
@@ -179,22 +191,23 @@ export class StreamSession implements AnswerWriteSource {
       if (!this.hasAssistantContent && hasContent(m)) {
         this.hasAssistantContent = true;
         this.firstContentAt = Date.now();
-        this.noteRun({ answered: 1, conversation_id: this.conversationId });
+        this.noteRun({ answered: 1, conversation_id: conversationId });
       }
     }
-    this.sink.message(this.conversationId, m);
+    this.sink.message(conversationId, m);
     // Written with the other answers within about a second (also while the upstream pauses).
     this.ctx.answers.mark(this);
   }
 
   /** A message keeps the parent it was first seen with; one the upstream sends without a parent keeps its stored one. */
-  private async withParent(m: ChatMessage): Promise<ChatMessage> {
+  private withParent(m: ChatMessage): ChatMessage | Promise<ChatMessage> {
     const known = this.messages.get(m.id);
     if (known) return m.parent === known.parent ? m : { ...m, parent: known.parent };
     this.order.push(m.id);
     if (m.parent !== null || !this.conversationCreated) return m;
-    const stored = await messageRepository(this.ctx.dbHandle.db).findById(m.id);
-    return { ...m, parent: stored?.parent ?? this.request.parent ?? null };
+    return messageRepository(this.ctx.dbHandle.db)
+      .findById(m.id)
+      .then((stored) => ({ ...m, parent: stored?.parent ?? this.request.parent ?? null }));
   }
 
   /** Creates the conversation row if it is not there yet; true when this call created it. */
@@ -288,7 +301,9 @@ export class StreamSession implements AnswerWriteSource {
       apply: async (db) => {
         created = await this.ensureConversation(db);
         if (rows.length > 0) {
-          const withoutLinks = new Set(await messageRepository(db).upsert(rows, this.linkless));
+          // The messages of a conversation created by this very write are new: none has links to replace.
+          const linkless = created ? new Set([...this.linkless, ...rows.map((r) => r.id)]) : this.linkless;
+          const withoutLinks = new Set(await messageRepository(db).upsert(rows, linkless));
           for (const { id } of rows) {
             if (withoutLinks.has(id)) this.linkless.add(id);
             else this.linkless.delete(id);

@@ -93,8 +93,8 @@ export function messageRepository(db: Executor) {
      * Inserts or replaces messages (streamed answers are flushed repeatedly under the same id; a web conversation
      * refreshed from the upstream brings the upstream's parents, e.g. the root above a first question), and with each
      * its `message_files` rows (what `pointedFileIds` finds), in one transaction. The only write path of both tables.
-     * `linkless`: ids whose stored row the caller knows points at no file (it wrote it so itself); such a row written
-     * again without files has no links to replace. Returns the ids of the rows now stored without any link.
+     * `linkless`: ids the caller knows have no links stored (it wrote the row so itself, or the row is new); such a
+     * row written without files has no links to replace. Returns the ids of the rows now stored without any link.
      */
     async upsert(rows: NewMessageRow[], linkless: ReadonlySet<string> = new Set()): Promise<string[]> {
       const withoutLinks: string[] = [];

@@ -53,7 +53,10 @@ function listIds(dialect: DialectName, list: RawBuilder<unknown>): RawBuilder<un
 /**
  * The upsert's new user list: the stored one merged with the incoming part's (`excluded.user_ids_json`), both
  * sorted JSON arrays. When every incoming user is already there (the usual case) the stored list stays, found by
- * string matches; only a new user costs a merge. One statement, so concurrent writers cannot lose a user.
+ * string matches. One new user (an ask's or a request's own write) is put in its place by text: the first stored id
+ * above it is found and the id written before it; no list is sorted again, so a bucket of many users costs one
+ * scan of its list. Several new users (a batch) cost a merge. One statement, so concurrent writers cannot lose a
+ * user.
  */
 export function mergedUsers(table: RollupShape['table'], dialect: DialectName): RawBuilder<string> {
   const stored = sql.ref(`${table}.user_ids_json`);
@@ -65,12 +68,26 @@ export function mergedUsers(table: RollupShape['table'], dialect: DialectName): 
       ? sql`select 1 from json_array_elements_text(${incoming}::json) as i(v) where strpos(${commas}, ',' || i.v || ',') = 0`
       : sql`select 1 from json_each(${incoming}) where instr(${commas}, ',' || value || ',') = 0`;
   const union = sql`${listIds(dialect, stored)} union ${listIds(dialect, incoming)}`;
+  // The one incoming id (text), and the first stored id above it (`a`, null: it goes last), read once.
+  const id = sql`substr(${incoming}, 2, length(${incoming}) - 2)`;
+  const above =
+    dialect === 'postgres'
+      ? sql`select min(v::bigint) as a from json_array_elements_text(${stored}::json) as s(v) where v::bigint > ${id}::bigint`
+      : sql`select min(value) as a from json_each(${stored}) where value > cast(${id} as integer)`;
+  const at =
+    dialect === 'postgres' ? sql`strpos(${commas}, ',' || a || ',')` : sql`instr(${commas}, ',' || a || ',')`;
+  // `[3,17,42]` with 20: the text up to the comma before 42 (at the same place in `commas`), 20, the rest.
+  const inserted = sql`(select case when a is null
+      then substr(${stored}, 1, length(${stored}) - 1) || ',' || ${id} || ']'
+      else substr(${stored}, 1, p) || ${id} || ',' || substr(${stored}, p + 1) end
+    from (select a, ${at} as p from (${above}) x) y)`;
   return sql<string>`case
     when ${incoming} = '[]' then ${stored}
     when ${stored} = '[]' then ${incoming}
     when ${incoming} not like '%,%'
-      and ${commas} like '%,' || substr(${incoming}, 2, length(${incoming}) - 2) || ',%' then ${stored}
-    when ${incoming} like '%,%' and not exists (${missing}) then ${stored}
+      and ${commas} like '%,' || ${id} || ',%' then ${stored}
+    when ${incoming} not like '%,%' then ${inserted}
+    when not exists (${missing}) then ${stored}
     else ${sortedList(dialect, union)} end`;
 }
 

@@ -140,12 +140,20 @@ export function userSettingRepository(db: Executor) {
       const row = await q.executeTakeFirst();
       return row && budgetRow(row);
     },
-    /** Adds `amount` micros to what was spent (the caller checked the room under its row lock). */
-    async addSpent(userId: number, amount: number, period: BudgetPeriodKeys): Promise<void> {
-      if (amount <= 0) return;
+    /**
+     * Adds `amount` micros to what was spent (the caller checked the room under its row lock); with `unbudgeted`,
+     * only while the user has no budget at all (no room to check): false when one is set.
+     */
+    async addSpent(
+      userId: number,
+      amount: number,
+      period: BudgetPeriodKeys,
+      { unbudgeted = false } = {},
+    ): Promise<boolean> {
+      if (amount <= 0) return true;
       const daily = spentIn('spent_daily', 'day_key', period.day);
       const monthly = spentIn('spent_monthly', 'month_key', period.month);
-      await db
+      let q = db
         .updateTable('user_settings')
         .set({
           spent_total: sql<number>`spent_total + ${amount}`,
@@ -154,8 +162,11 @@ export function userSettingRepository(db: Executor) {
           spent_monthly: sql<number>`${monthly} + ${amount}`,
           month_key: period.month,
         })
-        .where('user_id', '=', userId)
-        .execute();
+        .where('user_id', '=', userId);
+      if (unbudgeted)
+        q = q.where('budget_total', '=', -1).where('budget_daily', '=', -1).where('budget_monthly', '=', -1);
+      const r = await q.executeTakeFirst();
+      return !unbudgeted || Number(r.numUpdatedRows) > 0;
     },
     /** Every user's API source settings JSON (sealed custom keys are sealed again after a key rotation). */
     listApiSettings(): Promise<Pick<UserSettingsRow, 'user_id' | 'openai_api'>[]> {

@@ -277,6 +277,12 @@ describe('stored user lists', () => {
         [row(5, null)],
         [row(6, 3), row(7, 2_147_483_647), row(8, 40)],
         [row(9, 40), row(10, 7), row(11, 3)], // all known
+        // One new user at a time: between two (with fewer digits than the next), first, last, between again.
+        [row(12, 20)],
+        [row(13, 5)],
+        [row(14, 1)],
+        [row(15, 2_147_483_646)],
+        [row(16, 39)],
         [row(40, 100), row(41, 7)], // the next 30-minute bucket
         [row(24 * 60 + 1, 9)], // the next day
       ];
