@@ -223,8 +223,9 @@ export function knownLimits(
     totalUnlimited: s.total_ask_count === -1,
     modelUnlimited: perModel === undefined || perModel === -1,
     rateLimited: s.rate_limits.length > 0,
+    // PostgreSQL reads bigint columns as strings.
     budgeted: [budgets.budget_total, budgets.budget_daily, budgets.budget_monthly].some(
-      (limit) => limit !== -1,
+      (limit) => Number(limit) !== -1,
     ),
   };
 }
