@@ -53,6 +53,11 @@ export interface ContextOptions {
    * terminal). Called at most once, at the boot that creates the admin.
    */
   announce?: (text: string) => void;
+  /**
+   * A SQLite file is checkpointed on a worker thread, not at commits (main.ts does; see `startCheckpointer`).
+   * Default false: tests open many databases.
+   */
+  backgroundCheckpoints?: boolean;
   /** How long asks are admitted back to back before the event loop polls I/O, ms (default START_SLICE_MS). */
   startSliceMs?: number;
 }
@@ -189,6 +194,9 @@ export async function createContext(
     dataDir: config.data.data_dir,
     onQuery: config.common.print_sql ? (sql, ms) => log.debug({ ms }, sql) : undefined,
     onConnectionError: (err) => log.warn({ err }, 'An idle database connection failed; it will be replaced'),
+    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+    onCheckpointFailure: (err) =>
+      log.warn({ err }, 'The database checkpoint worker failed; commits checkpoint the database again'),
   });
   let demo: DemoUpstream | null = null;
   try {

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   let ctx;
   try {
-    ctx = await createContext(config, log, { tasks: {} });
+    ctx = await createContext(config, log, { tasks: {}, backgroundCheckpoints: true });
   } catch (e) {
     if (e instanceof PendingMigrationsError) {
       log.fatal(e.message);

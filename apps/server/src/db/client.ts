@@ -5,6 +5,8 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { LogEvent, SqliteDatabase, SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, restrictToOwner } from '../config/bootstrap';
+import { startCheckpointer } from './checkpointer';
+import type { Checkpointer } from './checkpointer';
 import type { Database } from './schema';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -16,6 +18,8 @@ export interface DbHandle {
   describe: string;
   /** One trivial query: resolves when the database answers (health check). */
   ping(): Promise<void>;
+  /** SQLite's checkpoints on a worker thread (`backgroundCheckpoints`), else null. */
+  checkpoints: Checkpointer | null;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,12 @@ export interface OpenDbOptions {
    * that connection and opens a new one on the next query; without a listener the error would end the process.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * A SQLite file is checkpointed on a worker thread instead of at the commits of the server's connection
+   * (`startCheckpointer`); `onCheckpointFailure` hears when that worker fails (commits checkpoint again then).
+   */
+  backgroundCheckpoints?: boolean;
+  onCheckpointFailure?: (error: Error) => void;
 }
 
 export function isPostgresUrl(url: string | null | undefined): url is string {
@@ -84,6 +94,7 @@ export function openDb(options: OpenDbOptions): DbHandle {
       dialect: 'postgres',
       describe: `postgres://${target.host}${target.pathname}`,
       ping: () => ping(db),
+      checkpoints: null,
       close: () => db.destroy(),
     };
   }
@@ -103,12 +114,20 @@ export function openDb(options: OpenDbOptions): DbHandle {
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
     log,
   });
+  const checkpoints =
+    options.backgroundCheckpoints && file !== ':memory:'
+      ? startCheckpointer(sqlite, file, (error) => options.onCheckpointFailure?.(error))
+      : null;
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
     ping: () => ping(db),
-    close: () => db.destroy(),
+    checkpoints,
+    async close() {
+      await checkpoints?.close();
+      await db.destroy();
+    },
   };
 }
 
