@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../test/chat-client';
-import { AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
+import { AUTOCHECKPOINT_PAGES, BACKSTOP_PAGES, startCheckpointer } from './checkpointer';
 import { openDb } from './client';
 
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ function tempDir(): string {
 }
 
 describe('checkpoints on a worker thread', () => {
-  it('the connection never checkpoints at a commit; the worker copies the whole WAL into the file', async () => {
+  it('the connection checkpoints only past the backstop; the worker copies the whole WAL into the file', async () => {
     const dir = tempDir();
     const handle = openDb({
       databaseUrl: path.join(dir, 'db.sqlite'),
@@ -30,7 +30,7 @@ describe('checkpoints on a worker thread', () => {
       const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(
         handle.db,
       );
-      expect(rows[0]!.wal_autocheckpoint).toBe(0);
+      expect(rows[0]!.wal_autocheckpoint).toBe(BACKSTOP_PAGES);
       await sql`create table t (id integer primary key, v text)`.execute(handle.db);
       // Well past SQLite's own threshold: with checkpoints at commits, the WAL would have been copied already.
       for (let i = 0; i < 60; i++)
@@ -63,6 +63,33 @@ describe('checkpoints on a worker thread', () => {
       await until(() => failures.length > 0);
       expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
       await expect(checkpoints.checkpoint()).rejects.toThrow(/not running/);
+    } finally {
+      await checkpoints.close();
+      connection.close();
+    }
+  });
+
+  it('under writes that never pause, the WAL still starts again at the backstop instead of growing', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'db.sqlite');
+    const connection = new SQLite(file);
+    connection.pragma('journal_mode = WAL');
+    connection.pragma('synchronous = NORMAL');
+    // A worker that never comes round (the timer's next turn is a minute away): only the backstop checkpoints.
+    const checkpoints = startCheckpointer(connection, file, () => undefined, {
+      everyMs: 60_000,
+      backstopPages: 100,
+    });
+    try {
+      connection.exec('create table t (id integer primary key, v text)');
+      const insert = connection.prepare('insert into t (v) values (?)');
+      // ~2,000 pages, ten pages a commit.
+      for (let i = 0; i < 200; i++)
+        connection.transaction(() => {
+          for (let j = 0; j < 10; j++) insert.run('x'.repeat(4000));
+        })();
+      const pageSize = connection.pragma('page_size', { simple: true }) as number;
+      expect(statSync(`${file}-wal`).size).toBeLessThan(200 * (pageSize + 24));
     } finally {
       await checkpoints.close();
       connection.close();

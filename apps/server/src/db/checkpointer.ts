@@ -6,6 +6,16 @@ import type SQLite from 'better-sqlite3';
 export const CHECKPOINT_EVERY_MS = 1000;
 /** SQLite's own checkpoint threshold (pages), for a connection that checkpoints at its commits again. */
 export const AUTOCHECKPOINT_PAGES = 1000;
+/**
+ * The server's connection still checkpoints at a commit once the WAL holds this many pages (~40 MB). The worker's
+ * checkpoints never wait for writers (PASSIVE), so while commits keep coming it never finds the WAL fully copied,
+ * and only a fully copied WAL starts again from its beginning: without this backstop the WAL would grow for as long
+ * as the load lasts (100 MB in a minute at 500 streams). The commit that crosses it finds nearly every page copied
+ * already.
+ */
+export const BACKSTOP_PAGES = 10_000;
+/** Past this size (bytes) a WAL that starts again is cut back. */
+export const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /** What one checkpoint did (SQLite's `wal_checkpoint` row): frames in the WAL and frames copied. */
 export interface CheckpointResult {
@@ -42,21 +52,23 @@ export interface Checkpointer {
 }
 
 /**
- * Checkpoints of a SQLite file in WAL mode, on a worker thread: the connection of the server then never
- * checkpoints at a commit (`wal_autocheckpoint = 0`). A checkpoint copies the pages written since the last one
- * into the database file and syncs it; done by the commit that crosses SQLite's threshold, that is a stall of
- * 10–40 ms of the event loop every few seconds under load (about 0.6 s of each 1,000 streamed answers). If the
- * worker fails, the connection checkpoints at its commits again.
+ * Checkpoints of a SQLite file in WAL mode, on a worker thread: the connection of the server checkpoints at a commit
+ * only past BACKSTOP_PAGES instead of SQLite's 1,000. A checkpoint copies the pages written since the last one into
+ * the database file and syncs it; done by the commit that crosses SQLite's threshold, that is a stall of 10–40 ms
+ * of the event loop every few seconds under load (about 0.6 s of each 1,000 streamed answers). If the worker fails,
+ * the connection checkpoints at SQLite's threshold again.
  */
 export function startCheckpointer(
   connection: SQLite.Database,
   file: string,
   onFailure: (error: Error) => void,
+  { everyMs = CHECKPOINT_EVERY_MS, backstopPages = BACKSTOP_PAGES } = {},
 ): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file } });
   worker.unref();
-  connection.pragma('wal_autocheckpoint = 0');
+  connection.pragma(`wal_autocheckpoint = ${backstopPages}`);
+  connection.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   const waiting: ((result: CheckpointResult | Error) => void)[] = [];
   let closing = false;
   let failed = false;
@@ -86,7 +98,7 @@ export function startCheckpointer(
   const timer = setInterval(() => {
     // One at a time: a checkpoint still running (a slow disk) is not asked for again.
     if (waiting.length === 0) request().catch(() => undefined);
-  }, CHECKPOINT_EVERY_MS);
+  }, everyMs);
   timer.unref();
   return {
     checkpoint: request,
