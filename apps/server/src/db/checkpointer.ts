@@ -64,28 +64,40 @@ export function startCheckpointer(
   onFailure: (error: Error) => void,
   { everyMs = CHECKPOINT_EVERY_MS, backstopPages = BACKSTOP_PAGES } = {},
 ): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file } });
-  worker.unref();
   connection.pragma(`wal_autocheckpoint = ${backstopPages}`);
   connection.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   const waiting: ((result: CheckpointResult | Error) => void)[] = [];
   let closing = false;
   let failed = false;
-  const fail = (error: Error) => {
+  const fail = (thrown: unknown) => {
     if (failed || closing) return;
     failed = true;
+    // What a worker throws reaches this thread as a copy: a SQLite error arrives as a plain object.
+    const error =
+      thrown instanceof Error
+        ? thrown
+        : new Error(`the checkpoint worker failed: ${JSON.stringify(thrown)}`, { cause: thrown });
     clearInterval(timer);
     connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     for (const settle of waiting.splice(0)) settle(error);
     onFailure(error);
   };
-  worker.on('message', (result: CheckpointResult | { error: string }) => {
-    const settle = waiting.shift();
-    settle?.('error' in result ? new Error(result.error) : result);
-  });
-  worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`the checkpoint worker stopped (exit code ${code})`)));
+  // Started at the first checkpoint, not at boot: a thread with its own V8 and SQLite takes ~0.2 s of CPU to start,
+  // which the server's start would wait for on a 2-core machine.
+  let worker: Worker | null = null;
+  const started = (): Worker => {
+    if (worker) return worker;
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file } });
+    worker.unref();
+    worker.on('message', (result: CheckpointResult | { error: string }) => {
+      const settle = waiting.shift();
+      settle?.('error' in result ? new Error(result.error) : result);
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the checkpoint worker stopped (exit code ${code})`)));
+    return worker;
+  };
   const request = (): Promise<CheckpointResult> =>
     new Promise((resolve, reject) => {
       if (failed || closing) {
@@ -93,7 +105,7 @@ export function startCheckpointer(
         return;
       }
       waiting.push((result) => (result instanceof Error ? reject(result) : resolve(result)));
-      worker.postMessage('checkpoint');
+      started().postMessage('checkpoint');
     });
   const timer = setInterval(() => {
     // One at a time: a checkpoint still running (a slow disk) is not asked for again.
@@ -106,9 +118,10 @@ export function startCheckpointer(
       if (closing) return;
       closing = true;
       clearInterval(timer);
-      if (failed) return;
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      worker.postMessage('close');
+      const running = worker;
+      if (failed || !running) return;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.postMessage('close');
       await exited;
     },
   };
