@@ -8,6 +8,7 @@ import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { reserve } from './quota-ledger';
+import type { KnownLimits } from './quota-ledger';
 import { INTERRUPTED_AFTER_MS, RunningAsks, settleInterrupted } from './running-asks';
 
 // What happens to answers when their instance stops: drained on SIGTERM (main.ts drives the same lifecycle), or
@@ -68,15 +69,28 @@ describe('an instance that stops', () => {
     // Another instance ran these asks and died: its records stop being renewed.
     const dead = new RunningAsks(t.ctx, 'dead-instance');
     try {
-      const charge = (userId: number, askId: string) =>
+      const charge = (userId: number, askId: string, known?: KnownLimits) =>
         reserve(t.ctx, userId, 'openai_api', 'gpt_3_5', {
           alongside: (trx, c) => dead.record(trx, askId, c),
+          known,
         });
       await charge(answered.id, 'ask-1');
       dead.track('ask-1');
       await dead.note(t.ctx.dbHandle.db, 'ask-1', { answered: 1 });
-      await charge(unanswered.id, 'ask-2');
+      // Charged as for a user without a rate limit: no rate event to give back, the count all the same.
+      await charge(unanswered.id, 'ask-2', {
+        totalUnlimited: false,
+        modelUnlimited: true,
+        rateLimited: false,
+        budgeted: false,
+      });
       dead.track('ask-2');
+      const record = await t.ctx.dbHandle.db
+        .selectFrom('running_asks')
+        .select('rate_event_id')
+        .where('ask_id', '=', 'ask-2')
+        .executeTakeFirstOrThrow();
+      expect(record.rate_event_id).toBeNull();
       await until(async () => (await settleInterrupted(t.ctx, Date.now())) === 0);
       expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([9, 9]);
 
