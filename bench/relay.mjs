@@ -7,7 +7,8 @@
 // Measured per run: time to first token (relay ÷ direct, p50 and p99), how late chunks arrive against their own
 // stream's schedule (p99, relay minus direct), the server's event-loop delay p99 (its /metrics), failed connections,
 // the server's peak RSS and CPU per stream (its process, helper threads included, over the level), and the clients'
-// own event-loop delay (a busy client makes every number worse). Then the bytes on the wire per byte of answer in
+// own event-loop delay (a busy client makes every number worse), and whether the machine was the limit: its busy
+// share over the level and the CPU seconds of the server, the emulator and the clients. Then the bytes on the wire per byte of answer in
 // each frame mode (delta = our web client).
 //
 // Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread]`. Prints a table and saves
@@ -26,6 +27,7 @@ import Database from 'better-sqlite3';
 import { hash } from '@node-rs/argon2';
 import { Agent, request } from 'undici';
 import WebSocket from 'ws';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -40,15 +42,20 @@ const { values: args } = parseArgs({
     /** Clients that do not offer permessage-deflate (to see what compression costs the server). */
     'no-deflate': { type: 'boolean', default: false },
     /**
-     * Clients that inflate each frame in-line, as a browser does on its own thread, instead of through the websocket
-     * library's thread-pool queue (at most 10 jobs at a time for every socket of the process).
+     * Clients that inflate each frame through the websocket library's thread-pool queue (at most 10 jobs at a time
+     * for every socket of the process; each job wakes a pool thread: ~30 µs more of the clients' CPU a frame on
+     * these machines), the bench's default until 2026-11-27. By default each frame is inflated in-line, as a browser
+     * does on the reader's own machine: at 1,000 streams the queue took ~3 s more of the two cores the server shares.
      */
-    'inline-inflate': { type: 'boolean', default: false },
+    'library-inflate': { type: 'boolean', default: false },
     /** Answers streamed at once per upstream server (older versions allow at most 256). */
     concurrency: { type: 'string', default: '4096' },
     /** A file for the server's log (warnings and errors; by default it is dropped). */
     'server-log': { type: 'string' },
-    /** Extra Node options for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+    /**
+     * Extra Node options for the server process, after the ones it runs with (scripts/server-node-flags.mjs), e.g.
+     * "--cpu-prof --cpu-prof-dir=/tmp/prof" (or "--max-semi-space-size=16" to undo one: the last one counts).
+     */
     'server-node-options': { type: 'string', default: '' },
   },
 });
@@ -61,7 +68,12 @@ const SPREAD_MS = 3000;
 const WORDS = 130; // ≈ 100 chunks of 8 characters
 const PROMPT = `#long ${WORDS}`;
 const ADMIN_PASSWORD = 'bench-admin-pass-1';
-const USERS = Math.max(...LEVELS, Number(args['bytes-asks']), Number(args['cost-asks']));
+const COST_WARM_UP = 200;
+const USERS = Math.max(
+  ...LEVELS,
+  Number(args['bytes-asks']),
+  Number(args['cost-asks']) > 0 ? Math.max(COST_WARM_UP, Number(args['cost-asks'])) : 0,
+);
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -140,27 +152,24 @@ writeFileSync(
 const serverPort = await freePort();
 const metricsToken = randomUUID();
 const secretKey = randomBytes(32).toString('hex');
-const server = spawn(
-  process.execPath,
-  [...args['server-node-options'].split(' ').filter(Boolean), path.join(root, 'apps/server/dist/main.js')],
-  {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      CC_HOST: '127.0.0.1',
-      CC_PORT: String(serverPort),
-      CC_DATA_DIR: dataDir,
-      CC_INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      CC_METRICS_TOKEN: metricsToken,
-      CC_SECRET_KEY: secretKey,
-      CC_LOG_LEVEL: 'WARNING',
-      CC_DATABASE_URL: '',
-      CC_REDIS_URL: '',
-    },
-    stdio: ['ignore', args['server-log'] ? openSync(args['server-log'], 'w') : 'ignore', 'inherit'],
+const serverNodeOptions = [...SERVER_NODE_FLAGS, ...args['server-node-options'].split(' ').filter(Boolean)];
+const server = spawn(process.execPath, [...serverNodeOptions, path.join(root, 'apps/server/dist/main.js')], {
+  cwd: root,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    CC_HOST: '127.0.0.1',
+    CC_PORT: String(serverPort),
+    CC_DATA_DIR: dataDir,
+    CC_INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    CC_METRICS_TOKEN: metricsToken,
+    CC_SECRET_KEY: secretKey,
+    CC_LOG_LEVEL: 'WARNING',
+    CC_DATABASE_URL: '',
+    CC_REDIS_URL: '',
   },
-);
+  stdio: ['ignore', args['server-log'] ? openSync(args['server-log'], 'w') : 'ignore', 'inherit'],
+});
 children.push(server);
 const base = `http://127.0.0.1:${serverPort}`;
 await waitUntil('the server', async () => (await fetch(`${base}/api/readyz`)).status === 200);
@@ -328,7 +337,7 @@ function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-defla
           perMessageDeflate: deflate,
         });
         ws.on('open', () => {
-          if (args['inline-inflate']) inflateInline(ws);
+          if (!args['library-inflate']) inflateInline(ws);
           opened = performance.now() - began;
           openedBytes = ws._socket.bytesRead;
           ws.send(
@@ -453,6 +462,7 @@ async function level(n, pattern) {
   await serverLoopP99(); // resets the server's histogram
   clientLoop.enable();
   const cpu0 = serverCpuMs();
+  const account = cpuAccount();
   const t0 = performance.now() + 100;
   const at = (i) => t0 + (pattern === 'spread' ? (i / n) * SPREAD_MS : 0);
   const [relays, directs] = await Promise.all([
@@ -461,6 +471,7 @@ async function level(n, pattern) {
   ]);
   clientLoop.disable();
   const cpu = serverCpuMs() - cpu0;
+  const cpuShares = account();
   const serverLoop = await serverLoopP99();
   const good = (list) => list.filter((r) => r.ok);
   const ttft = (list) =>
@@ -504,6 +515,8 @@ async function level(n, pattern) {
     server_peak_rss_mb: round(serverRss.peak / 1e6, 0),
     /** The server's CPU over the level (every ask from its socket's opening to its close) per ask. */
     server_cpu_ms_per_stream: round(cpu / n, 2),
+    /** Whether the machine itself was the limit: its busy share over the level, and who used the CPU (s). */
+    ...cpuShares,
   };
 }
 
@@ -523,10 +536,40 @@ async function bytesPerAnswerByte(mode, n) {
   };
 }
 
-/** The server's CPU time so far (user + system), ms. */
-function serverCpuMs() {
-  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** A process's CPU time so far (user + system, its threads included), ms. */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+}
+const serverCpuMs = () => cpuMsOf(server.pid);
+
+/**
+ * Where the machine's CPU went from now until the returned function is called: each process's CPU (the server, the
+ * emulator, this process as every client) against the time all cores had (/proc/stat), in seconds.
+ */
+function cpuAccount() {
+  const machine = () => {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal: idle and iowait are time nobody used
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { total, idle: ticks[3] + ticks[4] };
+  };
+  const m0 = machine();
+  const s0 = serverCpuMs();
+  const e0 = cpuMsOf(emulator.pid);
+  const c0 = process.cpuUsage();
+  return () => {
+    const m1 = machine();
+    const c = process.cpuUsage(c0);
+    const total = m1.total - m0.total;
+    return {
+      machine_busy_pct: round((100 * (total - (m1.idle - m0.idle))) / total, 0),
+      cores_seconds: round(total / 100, 1),
+      server_cpu_s: round((serverCpuMs() - s0) / 1000, 1),
+      upstream_cpu_s: round((cpuMsOf(emulator.pid) - e0) / 1000, 1),
+      clients_cpu_s: round((c.user + c.system) / 1e6, 1),
+    };
+  };
 }
 
 /**
@@ -557,7 +600,7 @@ async function costPerAsk(n) {
     const results = (await Promise.all(Array.from({ length: lanes }, (_, l) => lane(l)))).flat();
     return { results, cpu: serverCpuMs() - cpu0, wall: performance.now() - began };
   };
-  for (const deflate of [true, false]) await measure(200, deflate); // warm-up
+  for (const deflate of [true, false]) await measure(COST_WARM_UP, deflate); // warm-up
   const totals = new Map([true, false].map((d) => [d, { results: [], cpu: 0, wall: 0 }]));
   for (const deflate of [true, false, false, true]) {
     const r = await measure(n, deflate);
@@ -617,6 +660,8 @@ console.table(
     failed: r.failed_relay + r.failed_direct,
     'server RSS MB': r.server_peak_rss_mb,
     'server CPU ms/stream': r.server_cpu_ms_per_stream,
+    'machine busy %': r.machine_busy_pct,
+    'CPU s server/upstream/clients of all': `${r.server_cpu_s}/${r.upstream_cpu_s}/${r.clients_cpu_s} of ${r.cores_seconds}`,
   })),
 );
 console.table(bytes);
@@ -626,6 +671,7 @@ mkdirSync(out, { recursive: true });
 const report = {
   date: new Date().toISOString(),
   machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load: os.loadavg() },
+  server_node_options: serverNodeOptions,
   upstream: {
     chunk_chars: CHUNK_CHARS,
     chunks_per_second: CHUNKS_PER_SECOND,

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Provider from 'oidc-provider';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -101,7 +102,7 @@ delete env.CC_REDIS_URL;
 // Source maps on here: a server error in the suite's output points at the TypeScript line.
 const server = spawn(
   process.execPath,
-  ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')],
+  ['--enable-source-maps', ...SERVER_NODE_FLAGS, path.join(root, 'apps/server/dist/main.js')],
   {
     cwd: root,
     env,

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -86,7 +87,11 @@ ensureBuilt({
 // Without --enable-source-maps: loading the map costs start-up time and ~80 MB of memory; NODE_OPTIONS turns it on.
 const server = spawn(
   process.execPath,
-  [path.join(root, 'apps/server/dist', `${entry}.js`), ...process.argv.slice(3)],
+  [
+    ...(entry === 'main' ? SERVER_NODE_FLAGS : []),
+    path.join(root, 'apps/server/dist', `${entry}.js`),
+    ...process.argv.slice(3),
+  ],
   {
     cwd: root,
     stdio: 'inherit',

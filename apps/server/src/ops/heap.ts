@@ -4,7 +4,8 @@ import v8 from 'node:v8';
  * How far V8 lets the heap grow past what the last full collection kept before it collects again, percent. V8's
  * own factor (up to 4 times for a fast-allocating process) let a server with ~100 MB live at 1,000 streams peak at
  * 331–532 MB of RSS; at 30 % it peaked at 268–305 MB, for ~10–15 % more CPU spent collecting (mostly on V8's
- * helper threads). See the README's Performance section.
+ * helper threads). See the README's Performance section. The young generation's size, which V8 fixes when the
+ * process starts, is set on the command line instead (scripts/server-node-flags.mjs).
  */
 export const HEAP_GROWING_PERCENT = 30;
 
