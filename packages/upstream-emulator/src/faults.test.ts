@@ -127,6 +127,21 @@ describe('stream faults', () => {
     expect(record.path).toBe('/v1/chat/completions');
   });
 
+  it("a client that leaves during a stream's pause ends the pause: no timer of it is left", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    emu.setKnobs({ firstTokenLatencyMs: 60_000 });
+    const controller = new AbortController();
+    const res = await apiStream('#long 30', controller.signal);
+    expect(res.status).toBe(200);
+    // The stream now waits out its first-token latency.
+    expect(timers()).toBeGreaterThan(before);
+    controller.abort();
+    await emu.waitForRequest((r) => r.aborted === true, 2000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers()).toBe(before);
+  });
+
   it('malformed line after N chunks, then the stream continues to [DONE]', async () => {
     const web = await webAsk(emu.webBaseUrl, '#fault:malformed=1 hi');
     expect(web.raw[1]).toBe('{not json');

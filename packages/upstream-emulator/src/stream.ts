@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Fault, Knobs, RecordedRequest } from './types';
-import { sleep, untilAborted } from './util';
+import { untilAborted } from './util';
 
 /** What an ask needs from the emulator to track its lifetime. */
 export interface AskHost {
@@ -76,15 +76,22 @@ export class EventStream {
   private nextAt: number | null = null;
   private malformedSent = false;
   private stopped = false;
-  /** Resolves once the last write was handed to the socket (so a disconnect fault does not drop it). */
+  /**
+   * Resolves once the last write was handed to the socket (so a disconnect fault does not drop it); followed only
+   * when such a fault is set.
+   */
   private flushed: Promise<void> = Promise.resolve();
+  /** Ends the pending pause early (the stream stopped); one abort listener serves the stream's every pause. */
+  private wake: (() => void) | null = null;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly life: AskLifecycle,
     private readonly knobs: Knobs,
     private readonly fault: Fault | null,
-  ) {}
+  ) {
+    life.signal.addEventListener('abort', () => this.wake?.(), { once: true });
+  }
 
   get signal(): AbortSignal {
     return this.life.signal;
@@ -103,7 +110,7 @@ export class EventStream {
   /** Waits for the first-token latency; pacing starts after it. */
   async firstToken(): Promise<boolean> {
     if (!(await this.gate())) return false;
-    const ok = await sleep(this.knobs.firstTokenLatencyMs, this.signal);
+    const ok = await this.pause(this.knobs.firstTokenLatencyMs);
     this.nextAt = null;
     return ok && !this.stopped;
   }
@@ -112,22 +119,51 @@ export class EventStream {
    * Writes one `data:` event. `tokens` > 0 makes it a paced chunk (tokensPerSecond knob); 0 sends it at once.
    */
   async send(payload: unknown, tokens = 0): Promise<boolean> {
-    if (!(await this.gate())) return false;
+    // Without a fault the gate only asks whether the stream goes on (no extra turn per event).
+    if (this.fault === null ? this.stopped || this.signal.aborted : !(await this.gate())) return false;
     const tps = this.knobs.tokensPerSecond;
     if (tokens > 0 && tps > 0) {
       if (this.nextAt !== null) {
         const wait = this.nextAt - Date.now();
-        if (wait > 0 && !(await sleep(wait, this.signal))) return false;
+        if (wait > 0 && !(await this.pause(wait))) return false;
       }
       this.nextAt = Math.max(this.nextAt ?? 0, Date.now()) + (tokens / tps) * 1000;
-    } else if (!(await sleep(0, this.signal))) {
+    } else if (!(await this.pause(0))) {
       // Yield to I/O between events so a client's disconnect is noticed even at full speed.
       return false;
     }
     const data = typeof payload === 'string' ? payload : JSON.stringify(payload);
     if (!(await this.write(`data: ${data}\n\n`))) return false;
     this.events++;
-    return this.afterWrite();
+    return this.fault === null || this.afterWrite();
+  }
+
+  /**
+   * Resolves true after `ms` (0: once pending I/O is handled), false as soon as the stream stops (client gone,
+   * emulator closing). Like `sleep`, without an abort listener added and removed for every event.
+   */
+  private pause(ms: number): Promise<boolean> {
+    const signal = this.signal;
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.wake = null;
+        resolve(!signal.aborted);
+      };
+      if (ms > 0) {
+        const timer = setTimeout(done, ms);
+        this.wake = () => {
+          clearTimeout(timer);
+          done();
+        };
+      } else {
+        const immediate = setImmediate(done);
+        this.wake = () => {
+          clearImmediate(immediate);
+          done();
+        };
+      }
+    });
   }
 
   /** Ends the stream with `data: [DONE]` (subject to faults, like any chunk). */
@@ -157,9 +193,11 @@ export class EventStream {
   private async write(line: string): Promise<boolean> {
     if (this.stopped || this.signal.aborted || this.res.destroyed) return false;
     let writable = true;
-    this.flushed = new Promise<void>((resolve) => {
-      writable = this.res.write(line, () => resolve());
-    });
+    if (this.fault?.disconnectAfterChunks === undefined) writable = this.res.write(line);
+    else
+      this.flushed = new Promise<void>((resolve) => {
+        writable = this.res.write(line, () => resolve());
+      });
     if (writable) return true;
     await new Promise<void>((resolve) => {
       const finish = (): void => {
