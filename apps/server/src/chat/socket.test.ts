@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import type { Emulator } from '@cc/upstream-emulator';
+import type { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse, ConversationHistory } from '@cc/contracts';
@@ -224,6 +226,54 @@ describe('/api/chat on openai_api', () => {
     expect(rebuilt.split(/\s+/).length).toBeGreaterThanOrEqual(200);
     const fullFrames = messages(r.frames).filter((f) => f.message?.role === 'assistant');
     expect(fullFrames.length).toBeLessThan(5);
+  });
+
+  it('frames of one turn go out in one write: the title and the close frame of an answer share one', async () => {
+    // Every write of the server's side of the socket, as the frames it holds (opcode of each: 1 text, 8 close).
+    const writes: number[][] = [];
+    const opcodes = (data: Buffer): number[] => {
+      const found: number[] = [];
+      for (let at = 0; at + 2 <= data.length;) {
+        const length = data[at + 1]! & 0x7f;
+        const header = length === 126 ? 4 : length === 127 ? 10 : 2;
+        const payload =
+          length === 126
+            ? data.readUInt16BE(at + 2)
+            : length === 127
+              ? Number(data.readBigUInt64BE(at + 2))
+              : length;
+        found.push(data[at]! & 0x0f);
+        at += header + payload;
+      }
+      return found;
+    };
+    t.app.websocketServer.once('connection', (socket: WebSocket) => {
+      type Chunk = { chunk: Buffer | string };
+      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
+        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
+        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
+      };
+      const write = raw._write.bind(raw);
+      const writev = raw._writev.bind(raw);
+      raw._write = (chunk, encoding, cb) => {
+        writes.push(opcodes(Buffer.from(chunk)));
+        write(chunk, encoding, cb);
+      };
+      raw._writev = (chunks, cb) => {
+        writes.push(opcodes(Buffer.concat(chunks.map((c) => Buffer.from(c.chunk)))));
+        writev(chunks, cb);
+      };
+    });
+    const u = await userCookie();
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'Hello there' },
+      { cookie: u.cookie },
+    );
+    expect(r.code).toBe(1000);
+    expect(r.frames.at(-1)).toMatchObject({ type: 'message', title: expect.any(String) });
+    expect(writes.at(-1)).toEqual([1, 8]);
+    expect(writes.length).toBeLessThan(r.frames.length + 1);
   });
 
   it('maps an upstream 429 to its error key, refunds, and leaves the user idle', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
@@ -28,17 +29,41 @@ const PING_INTERVAL_MS = 20_000;
 /** A client closing with these stops its answer; any other close (network, reload, detach) leaves it running. */
 const STOP_CODES = new Set<number>([CLIENT_CLOSE.stop, CLIENT_CLOSE.stopWithoutCode]);
 
+/** The websocket library's connection underneath a socket (not part of its public interface: may be missing). */
+function connectionOf(socket: WebSocket): Duplex | null {
+  const raw = (socket as unknown as { _socket?: unknown })._socket;
+  return raw instanceof Duplex ? raw : null;
+}
+
 function output(socket: WebSocket, ctx: AppContext): FrameOutput {
+  const connection = connectionOf(socket);
+  let corked = false;
+  /**
+   * Frames sent in one turn of the event loop go out in one write (an answer's title and its close frame, say):
+   * each write to a socket whose reader waits costs a wake-up of the reader, ~0.1 ms of this process's CPU.
+   */
+  const gather = () => {
+    if (corked || !connection) return;
+    corked = true;
+    connection.cork();
+    process.nextTick(() => {
+      corked = false;
+      connection.uncork();
+    });
+  };
   return {
     send(data) {
       if (socket.readyState !== socket.OPEN) return;
+      gather();
       socket.send(data, (err) => {
         if (err) ctx.log.debug({ err }, 'frame not delivered');
       });
     },
     close(code, reason) {
-      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
+        gather();
         socket.close(code, reason.slice(0, 120));
+      }
     },
   };
 }
