@@ -228,54 +228,6 @@ describe('/api/chat on openai_api', () => {
     expect(fullFrames.length).toBeLessThan(5);
   });
 
-  it('frames of one turn go out in one write: the title and the close frame of an answer share one', async () => {
-    // Every write of the server's side of the socket, as the frames it holds (opcode of each: 1 text, 8 close).
-    const writes: number[][] = [];
-    const opcodes = (data: Buffer): number[] => {
-      const found: number[] = [];
-      for (let at = 0; at + 2 <= data.length;) {
-        const length = data[at + 1]! & 0x7f;
-        const header = length === 126 ? 4 : length === 127 ? 10 : 2;
-        const payload =
-          length === 126
-            ? data.readUInt16BE(at + 2)
-            : length === 127
-              ? Number(data.readBigUInt64BE(at + 2))
-              : length;
-        found.push(data[at]! & 0x0f);
-        at += header + payload;
-      }
-      return found;
-    };
-    t.app.websocketServer.once('connection', (socket: WebSocket) => {
-      type Chunk = { chunk: Buffer | string };
-      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
-        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
-        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
-      };
-      const write = raw._write.bind(raw);
-      const writev = raw._writev.bind(raw);
-      raw._write = (chunk, encoding, cb) => {
-        writes.push(opcodes(Buffer.from(chunk)));
-        write(chunk, encoding, cb);
-      };
-      raw._writev = (chunks, cb) => {
-        writes.push(opcodes(Buffer.concat(chunks.map((c) => Buffer.from(c.chunk)))));
-        writev(chunks, cb);
-      };
-    });
-    const u = await userCookie();
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'Hello there' },
-      { cookie: u.cookie },
-    );
-    expect(r.code).toBe(1000);
-    expect(r.frames.at(-1)).toMatchObject({ type: 'message', title: expect.any(String) });
-    expect(writes.at(-1)).toEqual([1, 8]);
-    expect(writes.length).toBeLessThan(r.frames.length + 1);
-  });
-
   it('maps an upstream 429 to its error key, refunds, and leaves the user idle', async () => {
     const u = await userCookie();
     const before = (await remaining(u.id)).openai_api.total_ask_count;
@@ -489,6 +441,52 @@ describe('refusals and the queue', () => {
     expect(invalid.frames[0]).toMatchObject({ type: 'error', tip: 'errors.invalidAskRequest' });
     const notJson = await ask(url, null, { cookie: admin, raw: '{nope' });
     expect(notJson.code).toBe(1007);
+  });
+
+  it("frames of one turn go out in one write: a refusal's error frame and its close frame share one", async () => {
+    // Every write of the server's side of the socket, as the frames it holds (opcode of each: 1 text, 8 close).
+    const writes: number[][] = [];
+    const opcodes = (data: Buffer): number[] => {
+      const found: number[] = [];
+      for (let at = 0; at + 2 <= data.length;) {
+        const length = data[at + 1]! & 0x7f;
+        const header = length === 126 ? 4 : length === 127 ? 10 : 2;
+        const payload =
+          length === 126
+            ? data.readUInt16BE(at + 2)
+            : length === 127
+              ? Number(data.readBigUInt64BE(at + 2))
+              : length;
+        found.push(data[at]! & 0x0f);
+        at += header + payload;
+      }
+      return found;
+    };
+    t.app.websocketServer.once('connection', (socket: WebSocket) => {
+      type Chunk = { chunk: Buffer | string };
+      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
+        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
+        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
+      };
+      const write = raw._write.bind(raw);
+      const writev = raw._writev.bind(raw);
+      raw._write = (chunk, encoding, cb) => {
+        writes.push(opcodes(Buffer.from(chunk)));
+        write(chunk, encoding, cb);
+      };
+      raw._writev = (chunks, cb) => {
+        writes.push(opcodes(Buffer.concat(chunks.map((c) => Buffer.from(c.chunk)))));
+        writev(chunks, cb);
+      };
+    });
+    const invalid = await ask(url, null, {
+      cookie: admin,
+      raw: JSON.stringify({ source: 'openai_api', new_conversation: false, text_content: 'x' }),
+    });
+    expect(invalid.code).toBe(1007);
+    expect(invalid.frames).toHaveLength(1);
+    // The error frame and the close frame, sent one after the other: one write (before: one each).
+    expect(writes).toEqual([[1, 8]]);
   });
 
   it('refuses with the quota error frame and close 1008, charging nothing', async () => {
