@@ -8,8 +8,8 @@
 // stream's schedule (p99, relay minus direct), the server's event-loop delay p99 (its /metrics), failed connections,
 // the server's peak RSS and CPU per stream (its process, helper threads included, over the level), and the clients'
 // own event-loop delay (a busy client makes every number worse), and whether the machine was the limit: its busy
-// share over the level and the CPU seconds of the server, the emulator and the clients. Then the bytes on the wire per byte of answer in
-// each frame mode (delta = our web client).
+// share over the level and the CPU seconds of the server, the emulator and the clients. Then the bytes on the wire
+// per byte of answer in each frame mode (delta = our web client).
 //
 // Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread]`. Prints a table and saves
 // bench/results/relay.json (and relay-<label>.json with `--label X`).
@@ -461,7 +461,6 @@ async function level(n, pattern) {
   serverRss.peak = 0;
   await serverLoopP99(); // resets the server's histogram
   clientLoop.enable();
-  const cpu0 = serverCpuMs();
   const account = cpuAccount();
   const t0 = performance.now() + 100;
   const at = (i) => t0 + (pattern === 'spread' ? (i / n) * SPREAD_MS : 0);
@@ -470,8 +469,7 @@ async function level(n, pattern) {
     Promise.all(Array.from({ length: n }, (_, i) => direct(at(i)))),
   ]);
   clientLoop.disable();
-  const cpu = serverCpuMs() - cpu0;
-  const cpuShares = account();
+  const { serverMs, ...cpuShares } = account();
   const serverLoop = await serverLoopP99();
   const good = (list) => list.filter((r) => r.ok);
   const ttft = (list) =>
@@ -514,7 +512,7 @@ async function level(n, pattern) {
     first_errors: [...new Set(errors)].slice(0, 3),
     server_peak_rss_mb: round(serverRss.peak / 1e6, 0),
     /** The server's CPU over the level (every ask from its socket's opening to its close) per ask. */
-    server_cpu_ms_per_stream: round(cpu / n, 2),
+    server_cpu_ms_per_stream: round(serverMs / n, 2),
     /** Whether the machine itself was the limit: its busy share over the level, and who used the CPU (s). */
     ...cpuShares,
   };
@@ -545,7 +543,8 @@ const serverCpuMs = () => cpuMsOf(server.pid);
 
 /**
  * Where the machine's CPU went from now until the returned function is called: each process's CPU (the server, the
- * emulator, this process as every client) against the time all cores had (/proc/stat), in seconds.
+ * emulator, this process as every client) against the time all cores had (/proc/stat), in seconds; and the server's
+ * unrounded, in ms (`serverMs`).
  */
 function cpuAccount() {
   const machine = () => {
@@ -562,10 +561,12 @@ function cpuAccount() {
     const m1 = machine();
     const c = process.cpuUsage(c0);
     const total = m1.total - m0.total;
+    const serverMs = serverCpuMs() - s0;
     return {
+      serverMs,
       machine_busy_pct: round((100 * (total - (m1.idle - m0.idle))) / total, 0),
       cores_seconds: round(total / 100, 1),
-      server_cpu_s: round((serverCpuMs() - s0) / 1000, 1),
+      server_cpu_s: round(serverMs / 1000, 1),
       upstream_cpu_s: round((cpuMsOf(emulator.pid) - e0) / 1000, 1),
       clients_cpu_s: round((c.user + c.system) / 1e6, 1),
     };

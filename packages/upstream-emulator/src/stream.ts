@@ -150,19 +150,14 @@ export class EventStream {
         this.wake = null;
         resolve(!signal.aborted);
       };
-      if (ms > 0) {
-        const timer = setTimeout(done, ms);
-        this.wake = () => {
-          clearTimeout(timer);
-          done();
-        };
-      } else {
-        const immediate = setImmediate(done);
-        this.wake = () => {
-          clearImmediate(immediate);
-          done();
-        };
-      }
+      const cancel =
+        ms > 0
+          ? clearTimeout.bind(null, setTimeout(done, ms))
+          : clearImmediate.bind(null, setImmediate(done));
+      this.wake = () => {
+        cancel();
+        done();
+      };
     });
   }
 

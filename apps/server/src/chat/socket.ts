@@ -39,7 +39,7 @@ function output(socket: WebSocket, ctx: AppContext): FrameOutput {
   const connection = connectionOf(socket);
   let corked = false;
   /**
-   * Frames sent in one turn of the event loop go out in one write (an answer's title and its close frame, say):
+   * Frames sent in one turn of the event loop go out in one write (a refusal's error frame and its close frame, say):
    * each write to a socket whose reader waits costs a wake-up of the reader, ~0.1 ms of this process's CPU.
    */
   const gather = () => {
