@@ -17,6 +17,26 @@ import {
   upsertBatches,
 } from './stats-rollup';
 import type { RollupShape } from './stats-rollup';
+import { preparedRow } from '../db/prepared';
+import type { NoParams } from '../db/prepared';
+
+// Every ask ends with a row and its rollups (db/prepared.ts).
+const insertRow = preparedRow((db, _: NoParams, row: Insertable<AskLogsTable>) =>
+  db.insertInto('ask_logs').values(row),
+);
+const upsertRollups = preparedRow((db, _: NoParams, rows: AskStatsRollupsTable[]) =>
+  db
+    .insertInto('ask_stats_rollups')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['span', 'bucket', 'source', 'model']).doUpdateSet({
+        count: sql`ask_stats_rollups.count + excluded.count`,
+        total_ask_time: sql`ask_stats_rollups.total_ask_time + excluded.total_ask_time`,
+        total_queueing_time: sql`ask_stats_rollups.total_queueing_time + excluded.total_queueing_time`,
+        user_ids_json: mergedUsers('ask_stats_rollups', dialectOf(db)),
+      }),
+    ),
+);
 
 /** How usage is grouped: per user, per source and model, or per UTC day. */
 export type UsageGrouping = 'user' | 'model' | 'day';
@@ -77,18 +97,7 @@ async function addToRollups(
     },
   );
   for (const batch of upsertBatches(parts)) {
-    await db
-      .insertInto('ask_stats_rollups')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.columns(['span', 'bucket', 'source', 'model']).doUpdateSet({
-          count: sql`ask_stats_rollups.count + excluded.count`,
-          total_ask_time: sql`ask_stats_rollups.total_ask_time + excluded.total_ask_time`,
-          total_queueing_time: sql`ask_stats_rollups.total_queueing_time + excluded.total_queueing_time`,
-          user_ids_json: mergedUsers('ask_stats_rollups', dialectOf(db)),
-        }),
-      )
-      .execute();
+    await upsertRollups.run(db, {}, batch);
   }
 }
 
@@ -98,7 +107,7 @@ export function askLogRepository(db: Executor) {
     /** The row and its rollup bucket, together. */
     async insert(row: Insertable<AskLogsTable>): Promise<void> {
       await inTransaction(db, async (trx) => {
-        await trx.insertInto('ask_logs').values(row).execute();
+        await insertRow.run(trx, {}, row);
         await addToRollups(trx, [{ ...row, user_id: row.user_id ?? null }]);
       });
     },

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { ConversationRow, ConversationsTable } from '../db/schema';
+import { preparedRow } from '../db/prepared';
+import type { NoParams } from '../db/prepared';
 import type { Executor } from './executor';
 import { conversationsWithText, titleContains } from './search.repository';
 
@@ -25,6 +27,14 @@ export interface Page {
   offset?: number;
   limit?: number;
 }
+
+// Every ask runs these (db/prepared.ts).
+const insertRow = preparedRow((db, _: NoParams, row: Insertable<ConversationsTable>) =>
+  db.insertInto('conversations').values(row).returningAll(),
+);
+const updateRow = preparedRow((db, v: { conversationId: string }, patch: Updateable<ConversationsTable>) =>
+  db.updateTable('conversations').set(patch).where('conversation_id', '=', v.conversationId).returningAll(),
+);
 
 /** The `conversations` table. */
 export function conversationRepository(db: Executor) {
@@ -188,19 +198,16 @@ export function conversationRepository(db: Executor) {
       const r = await q.executeTakeFirstOrThrow();
       return { total: Number(r.total), valid: Number(r.valid ?? 0) };
     },
-    insert(row: Insertable<ConversationsTable>): Promise<ConversationRow> {
-      return db.insertInto('conversations').values(row).returningAll().executeTakeFirstOrThrow();
+    async insert(row: Insertable<ConversationsTable>): Promise<ConversationRow> {
+      const stored = await insertRow.first(db, {}, row);
+      if (!stored) throw new Error('inserting a conversation returned no row');
+      return stored;
     },
     async update(
       conversationId: string,
       patch: Updateable<ConversationsTable>,
     ): Promise<ConversationRow | undefined> {
-      return db
-        .updateTable('conversations')
-        .set(patch)
-        .where('conversation_id', '=', conversationId)
-        .returningAll()
-        .executeTakeFirst();
+      return updateRow.first(db, { conversationId }, patch);
     },
     async delete(conversationId: string): Promise<void> {
       await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();

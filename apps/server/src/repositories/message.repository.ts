@@ -1,9 +1,30 @@
 import type { Insertable } from 'kysely';
 import { OpenaiWebFileId } from '@cc/contracts';
 import type { MessageRow, MessagesTable } from '../db/schema';
+import { preparedRow } from '../db/prepared';
+import type { NoParams } from '../db/prepared';
 import type { Executor } from './executor';
 
 export type NewMessageRow = Insertable<MessagesTable>;
+
+/** Every answer's writes (db/prepared.ts): a streamed answer is written again under its id as it grows. */
+const upsertRow = preparedRow((db, _: NoParams, row: NewMessageRow) =>
+  db
+    .insertInto('messages')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({
+        content: row.content,
+        metadata: row.metadata,
+        text: row.text,
+        model: row.model,
+        author_name: row.author_name,
+        role: row.role,
+        parent: row.parent,
+        streaming: row.streaming ?? 0,
+      }),
+    ),
+);
 
 /** Roles whose content comes from the upstream, never from what a user typed. */
 const POINTING_ROLES = new Set(['assistant', 'tool']);
@@ -100,22 +121,7 @@ export function messageRepository(db: Executor) {
       const withoutLinks: string[] = [];
       const write = async (trx: Executor) => {
         for (const row of rows) {
-          await trx
-            .insertInto('messages')
-            .values(row)
-            .onConflict((oc) =>
-              oc.column('id').doUpdateSet({
-                content: row.content,
-                metadata: row.metadata,
-                text: row.text,
-                model: row.model,
-                author_name: row.author_name,
-                role: row.role,
-                parent: row.parent,
-                streaming: row.streaming ?? 0,
-              }),
-            )
-            .execute();
+          await upsertRow.run(trx, {}, row);
           const fileIds = pointedFileIds(row);
           if (fileIds.length === 0 && linkless.has(row.id)) {
             withoutLinks.push(row.id);

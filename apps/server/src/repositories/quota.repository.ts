@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from './executor';
+import { prepared } from '../db/prepared';
 
 /** Model key of a source's total count. */
 export const TOTAL = '*';
@@ -13,6 +14,11 @@ export interface CounterRow {
   remaining: number;
 }
 
+/** Every ask reads its user's (db/prepared.ts). */
+const countersOfUser = prepared((db, v: { userId: number }) =>
+  db.selectFrom('quota_counters').selectAll().where('user_id', '=', v.userId),
+);
+
 /**
  * Quota counters live in their own rows so that charging is one conditional UPDATE, never a read-modify-write
  * of a settings blob.
@@ -21,6 +27,7 @@ export function quotaRepository(db: Executor) {
   return {
     listForUsers(userIds: number[]): Promise<CounterRow[]> {
       if (userIds.length === 0) return Promise.resolve([]);
+      if (userIds.length === 1) return countersOfUser.rows(db, { userId: userIds[0]! });
       return db.selectFrom('quota_counters').selectAll().where('user_id', 'in', userIds).execute();
     },
     /** Replaces every counter of a user (admin settings write). */

@@ -17,6 +17,8 @@ import {
   upsertBatches,
 } from './stats-rollup';
 import type { RollupShape } from './stats-rollup';
+import { preparedRow } from '../db/prepared';
+import type { NoParams } from '../db/prepared';
 
 type StatsRow = Pick<
   Selectable<RequestLogsTable>,
@@ -33,6 +35,20 @@ const REQUEST_ROLLUPS: RollupShape = {
  * Adds rows to their `request_stats_rollups` buckets of each granularity (`spans`; a part per span, bucket,
  * route and method; multi-row upserts).
  */
+/** Written with every batch of request rows (db/prepared.ts). */
+const upsertRollups = preparedRow((db, _: NoParams, rows: RequestStatsRollupsTable[]) =>
+  db
+    .insertInto('request_stats_rollups')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['span', 'bucket', 'route_path', 'method']).doUpdateSet({
+        count: sql`request_stats_rollups.count + excluded.count`,
+        total_elapsed_ms: sql`request_stats_rollups.total_elapsed_ms + excluded.total_elapsed_ms`,
+        user_ids_json: mergedUsers('request_stats_rollups', dialectOf(db)),
+      }),
+    ),
+);
+
 async function addToRollups(
   db: Executor,
   rows: readonly StatsRow[],
@@ -57,17 +73,7 @@ async function addToRollups(
     },
   );
   for (const batch of upsertBatches(parts)) {
-    await db
-      .insertInto('request_stats_rollups')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.columns(['span', 'bucket', 'route_path', 'method']).doUpdateSet({
-          count: sql`request_stats_rollups.count + excluded.count`,
-          total_elapsed_ms: sql`request_stats_rollups.total_elapsed_ms + excluded.total_elapsed_ms`,
-          user_ids_json: mergedUsers('request_stats_rollups', dialectOf(db)),
-        }),
-      )
-      .execute();
+    await upsertRollups.run(db, {}, batch);
   }
 }
 

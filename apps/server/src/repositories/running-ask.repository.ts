@@ -1,15 +1,28 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { RunningAskRow, RunningAsksTable } from '../db/schema';
+import { prepared, preparedRow } from '../db/prepared';
+import type { NoParams } from '../db/prepared';
 import type { Executor } from './executor';
+
+// Every charged ask runs these (db/prepared.ts).
+const insertRow = preparedRow((db, _: NoParams, row: Insertable<RunningAsksTable>) =>
+  db.insertInto('running_asks').values(row),
+);
+const updateRow = preparedRow((db, v: { askId: string }, patch: Updateable<RunningAsksTable>) =>
+  db.updateTable('running_asks').set(patch).where('ask_id', '=', v.askId),
+);
+const removeRow = prepared((db, v: { askId: string }) =>
+  db.deleteFrom('running_asks').where('ask_id', '=', v.askId),
+);
 
 /** The `running_asks` table: the charged asks in flight, each with its instance's heartbeat. */
 export function runningAskRepository(db: Executor) {
   return {
     async insert(row: Insertable<RunningAsksTable>): Promise<void> {
-      await db.insertInto('running_asks').values(row).execute();
+      await insertRow.run(db, {}, row);
     },
     async update(askId: string, patch: Updateable<RunningAsksTable>): Promise<void> {
-      await db.updateTable('running_asks').set(patch).where('ask_id', '=', askId).execute();
+      await updateRow.run(db, { askId }, patch);
     },
     /** The heartbeat of every ask an instance runs. */
     async touchInstance(instanceId: string, at: string): Promise<void> {
@@ -21,8 +34,7 @@ export function runningAskRepository(db: Executor) {
     },
     /** Removes the row; true when it was still there (nobody else settled the ask). */
     async remove(askId: string): Promise<boolean> {
-      const r = await db.deleteFrom('running_asks').where('ask_id', '=', askId).executeTakeFirst();
-      return Number(r.numDeletedRows) > 0;
+      return (await removeRow.changed(db, { askId })) > 0;
     },
     /** Asks whose instance has not renewed them since `before` (oldest first). */
     async listStale(before: string, limit: number): Promise<string[]> {

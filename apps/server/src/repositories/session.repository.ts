@@ -1,5 +1,24 @@
 import type { SessionRow, UserRow } from '../db/schema';
+import { prepared } from '../db/prepared';
 import type { Executor } from './executor';
+
+/** Every request with a session cookie runs it. */
+const liveWithUser = prepared((db, v: { id: string; now: string }) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.id as s_id',
+      'sessions.created_at as s_created_at',
+      'sessions.expires_at as s_expires_at',
+      'sessions.last_seen_at as s_last_seen_at',
+      'sessions.user_agent as s_user_agent',
+      'sessions.ip as s_ip',
+    ])
+    .where('sessions.id', '=', v.id)
+    .where('sessions.expires_at', '>', v.now),
+);
 
 /** Server-side sessions: one row per login, revoked by deleting it. */
 export function sessionRepository(db: Executor) {
@@ -12,21 +31,7 @@ export function sessionRepository(db: Executor) {
       id: string,
       now: string,
     ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .selectAll('users')
-        .select([
-          'sessions.id as s_id',
-          'sessions.created_at as s_created_at',
-          'sessions.expires_at as s_expires_at',
-          'sessions.last_seen_at as s_last_seen_at',
-          'sessions.user_agent as s_user_agent',
-          'sessions.ip as s_ip',
-        ])
-        .where('sessions.id', '=', id)
-        .where('sessions.expires_at', '>', now)
-        .executeTakeFirst();
+      const row = await liveWithUser.first(db, { id, now });
       if (!row) return undefined;
       const { s_id, s_created_at, s_expires_at, s_last_seen_at, s_user_agent, s_ip, ...user } = row;
       return {

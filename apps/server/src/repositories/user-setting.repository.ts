@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { UserSettingsRow } from '../db/schema';
 import type { Executor } from './executor';
 import { dialectOf, nowIso } from './executor';
+import { prepared } from '../db/prepared';
 
 /** The UTC periods an amount is spent in: `YYYY-MM-DD` and `YYYY-MM`. */
 export interface BudgetPeriodKeys {
@@ -47,6 +48,40 @@ function spentIn(column: 'spent_daily' | 'spent_monthly', keyColumn: 'day_key' |
   return sql<number>`(case when ${sql.ref(keyColumn)} = ${key} then ${sql.ref(column)} else 0 end)`;
 }
 
+// Every ask reads its user's settings and adds what it cost (db/prepared.ts).
+const settingsOfUser = prepared((db, v: { userId: number }) =>
+  db.selectFrom('user_settings').selectAll().where('user_id', '=', v.userId),
+);
+
+interface SpentValues {
+  userId: number;
+  amount: number;
+  day: string;
+  month: string;
+}
+
+function addingSpent(db: Executor, v: SpentValues) {
+  return db
+    .updateTable('user_settings')
+    .set({
+      spent_total: sql<number>`spent_total + ${v.amount}`,
+      spent_daily: sql<number>`${spentIn('spent_daily', 'day_key', v.day)} + ${v.amount}`,
+      day_key: v.day,
+      spent_monthly: sql<number>`${spentIn('spent_monthly', 'month_key', v.month)} + ${v.amount}`,
+      month_key: v.month,
+    })
+    .where('user_id', '=', v.userId);
+}
+
+const addSpent = prepared(addingSpent);
+/** Only while no budget limits the user. */
+const addSpentUnbudgeted = prepared((db, v: SpentValues) =>
+  addingSpent(db, v)
+    .where('budget_total', '=', -1)
+    .where('budget_daily', '=', -1)
+    .where('budget_monthly', '=', -1),
+);
+
 export interface StoredSettings {
   /** Total budget in micros, -1 unlimited. */
   budget_total: number;
@@ -74,6 +109,7 @@ export function userSettingRepository(db: Executor) {
     },
     async findByUserIds(userIds: number[]): Promise<UserSettingsRow[]> {
       if (userIds.length === 0) return [];
+      if (userIds.length === 1) return settingsOfUser.rows(db, { userId: userIds[0]! });
       return db.selectFrom('user_settings').selectAll().where('user_id', 'in', userIds).execute();
     },
     /** A member's own source settings from before joining a group (null: none kept). */
@@ -151,22 +187,12 @@ export function userSettingRepository(db: Executor) {
       { unbudgeted = false } = {},
     ): Promise<boolean> {
       if (amount <= 0) return true;
-      const daily = spentIn('spent_daily', 'day_key', period.day);
-      const monthly = spentIn('spent_monthly', 'month_key', period.month);
-      let q = db
-        .updateTable('user_settings')
-        .set({
-          spent_total: sql<number>`spent_total + ${amount}`,
-          spent_daily: sql<number>`${daily} + ${amount}`,
-          day_key: period.day,
-          spent_monthly: sql<number>`${monthly} + ${amount}`,
-          month_key: period.month,
-        })
-        .where('user_id', '=', userId);
-      if (unbudgeted)
-        q = q.where('budget_total', '=', -1).where('budget_daily', '=', -1).where('budget_monthly', '=', -1);
-      const r = await q.executeTakeFirst();
-      return !unbudgeted || Number(r.numUpdatedRows) > 0;
+      const values = { userId, amount, day: period.day, month: period.month };
+      if (!unbudgeted) {
+        await addSpent.run(db, values);
+        return true;
+      }
+      return (await addSpentUnbudgeted.changed(db, values)) > 0;
     },
     /** Every user's API source settings JSON (sealed custom keys are sealed again after a key rotation). */
     listApiSettings(): Promise<Pick<UserSettingsRow, 'user_id' | 'openai_api'>[]> {
