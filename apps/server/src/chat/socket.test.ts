@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
+import { Duplex, Writable } from 'node:stream';
 import type { Emulator } from '@cc/upstream-emulator';
 import type { WebSocket } from 'ws';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse, ConversationHistory } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
@@ -487,6 +488,45 @@ describe('refusals and the queue', () => {
     expect(invalid.frames).toHaveLength(1);
     // The error frame and the close frame, sent one after the other: one write (before: one each).
     expect(writes).toEqual([[1, 8]]);
+  });
+
+  it('a closing socket ends its frame reader and its connection once each (no end() on an ended stream)', async () => {
+    // Every end() that reaches the streams of the server's side of the socket, and whether the stream had ended.
+    const ends: { stream: string; ended: boolean }[] = [];
+    let reader: Writable | undefined;
+    let connection: Duplex | undefined;
+    const closed = new Promise<void>((resolve) => {
+      t.app.websocketServer.once('connection', (socket: WebSocket) => {
+        reader = (socket as unknown as { _receiver: Writable })._receiver;
+        connection = (socket as unknown as { _socket: Duplex })._socket;
+        socket.once('close', () => resolve());
+      });
+    });
+    const spy = (proto: Writable) => {
+      const end = Reflect.get(proto, 'end') as (...a: unknown[]) => Writable;
+      return vi.spyOn(proto, 'end').mockImplementation(function (this: Writable, ...args: unknown[]) {
+        if (this === reader || this === connection)
+          ends.push({ stream: this === reader ? 'reader' : 'connection', ended: this.writableEnded });
+        return end.apply(this, args);
+      });
+    };
+    // The reader is a Writable; a net.Socket's end() calls the Duplex one.
+    const spies = [spy(Writable.prototype), spy(Duplex.prototype)];
+    try {
+      const r = await ask(
+        url,
+        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello' },
+        { cookie: admin },
+      );
+      expect(r.code).toBe(1000);
+      await closed;
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+    // Before: the reader ended by the close frame, then twice more (the connection's end and close), and the
+    // connection ended again at its end.
+    expect(ends.filter((e) => e.ended)).toEqual([]);
+    expect(ends.map((e) => e.stream).sort()).toEqual(['connection', 'reader']);
   });
 
   it('refuses with the quota error frame and close 1008, charging nothing', async () => {
