@@ -8,6 +8,7 @@ import { ensurePrivateDir, restrictToOwner } from '../config/bootstrap';
 import { startCheckpointer } from './checkpointer';
 import type { Checkpointer } from './checkpointer';
 import type { Database } from './schema';
+import { MERGED_USERS_FUNCTION, mergedUserLists } from './user-lists';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -110,6 +111,7 @@ export function openDb(options: OpenDbOptions): DbHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.function(MERGED_USERS_FUNCTION, { deterministic: true }, mergedUserLists);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
     log,
