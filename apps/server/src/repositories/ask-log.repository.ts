@@ -9,7 +9,7 @@ import {
   inTransaction,
   jsRounded,
   jsonString,
-  mergedUsers,
+  rollupUpsert,
   purgeRollups,
   rollupBucketsJson,
   rollupParts,
@@ -20,22 +20,9 @@ import type { RollupShape } from './stats-rollup';
 import { preparedRow } from '../db/prepared';
 import type { NoParams } from '../db/prepared';
 
-// Every ask ends with a row and its rollups (db/prepared.ts).
+/** Every ask ends with one (db/prepared.ts), and its rollups (`upsertRollups`). */
 const insertRow = preparedRow((db, _: NoParams, row: Insertable<AskLogsTable>) =>
   db.insertInto('ask_logs').values(row),
-);
-const upsertRollups = preparedRow((db, _: NoParams, rows: AskStatsRollupsTable[]) =>
-  db
-    .insertInto('ask_stats_rollups')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['span', 'bucket', 'source', 'model']).doUpdateSet({
-        count: sql`ask_stats_rollups.count + excluded.count`,
-        total_ask_time: sql`ask_stats_rollups.total_ask_time + excluded.total_ask_time`,
-        total_queueing_time: sql`ask_stats_rollups.total_queueing_time + excluded.total_queueing_time`,
-        user_ids_json: mergedUsers('ask_stats_rollups', dialectOf(db)),
-      }),
-    ),
 );
 
 /** How usage is grouped: per user, per source and model, or per UTC day. */
@@ -66,6 +53,7 @@ const ASK_ROLLUPS: RollupShape = {
   keys: ['source', 'model'],
   sums: ['total_ask_time', 'total_queueing_time'],
 };
+const upsertRollups = rollupUpsert<AskStatsRollupsTable>(ASK_ROLLUPS);
 
 /**
  * Adds rows to their `ask_stats_rollups` buckets of each granularity (`spans`; a part per span, bucket, source

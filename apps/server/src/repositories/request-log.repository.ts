@@ -9,7 +9,7 @@ import {
   inTransaction,
   jsRounded,
   jsonString,
-  mergedUsers,
+  rollupUpsert,
   purgeRollups,
   rollupBucketsJson,
   rollupParts,
@@ -17,8 +17,6 @@ import {
   upsertBatches,
 } from './stats-rollup';
 import type { RollupShape } from './stats-rollup';
-import { preparedRow } from '../db/prepared';
-import type { NoParams } from '../db/prepared';
 
 type StatsRow = Pick<
   Selectable<RequestLogsTable>,
@@ -30,25 +28,12 @@ const REQUEST_ROLLUPS: RollupShape = {
   keys: ['route_path', 'method'],
   sums: ['total_elapsed_ms'],
 };
+const upsertRollups = rollupUpsert<RequestStatsRollupsTable>(REQUEST_ROLLUPS);
 
 /**
  * Adds rows to their `request_stats_rollups` buckets of each granularity (`spans`; a part per span, bucket,
  * route and method; multi-row upserts).
  */
-/** Written with every batch of request rows (db/prepared.ts). */
-const upsertRollups = preparedRow((db, _: NoParams, rows: RequestStatsRollupsTable[]) =>
-  db
-    .insertInto('request_stats_rollups')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['span', 'bucket', 'route_path', 'method']).doUpdateSet({
-        count: sql`request_stats_rollups.count + excluded.count`,
-        total_elapsed_ms: sql`request_stats_rollups.total_elapsed_ms + excluded.total_elapsed_ms`,
-        user_ids_json: mergedUsers('request_stats_rollups', dialectOf(db)),
-      }),
-    ),
-);
-
 async function addToRollups(
   db: Executor,
   rows: readonly StatsRow[],

@@ -3,6 +3,8 @@ import type { RawBuilder } from 'kysely';
 import { STATS_GRANULARITIES } from '@cc/contracts';
 import type { DialectName } from '../db/client';
 import { MERGED_USERS_FUNCTION } from '../db/user-lists';
+import { preparedRow } from '../db/prepared';
+import type { NoParams, PreparedRow } from '../db/prepared';
 import { dialectOf } from './executor';
 import type { Executor } from './executor';
 
@@ -49,6 +51,30 @@ function listIds(dialect: DialectName, list: RawBuilder<unknown>): RawBuilder<un
   return dialect === 'postgres'
     ? sql`select json_array_elements_text(${list}::json)::bigint as v`
     : sql`select value as v from json_each(${list})`;
+}
+
+/**
+ * The upsert of a batch of rollup parts, built once (db/prepared.ts): a new part is inserted; an existing one gets
+ * the count and sums added and the users merged (`mergedUsers`).
+ */
+export function rollupUpsert<P extends { user_ids_json: string }>(
+  shape: RollupShape,
+): PreparedRow<NoParams, P[], unknown> {
+  const added = (column: string) =>
+    sql`${sql.ref(`${shape.table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
+  // (The columns of either table, for kysely's types.)
+  const conflict = ['span', 'bucket', ...shape.keys] as unknown as readonly ['span', 'bucket'];
+  return preparedRow((db, _: NoParams, parts: P[]) =>
+    db
+      .insertInto(shape.table)
+      .values(parts as never)
+      .onConflict((oc) =>
+        oc.columns(conflict).doUpdateSet({
+          ...Object.fromEntries(['count', ...shape.sums].map((column) => [column, added(column)])),
+          user_ids_json: mergedUsers(shape.table, dialectOf(db)),
+        }),
+      ),
+  );
 }
 
 /**
