@@ -65,8 +65,8 @@ export class AnswerChannel implements AnswerSink {
     this.emit(serialize(frame), true);
   }
 
-  message(conversationId: string, message: ChatMessage): void {
-    const frame = this.logEncoder.encode(conversationId, message);
+  message(conversationId: string, message: ChatMessage, appended?: string): void {
+    const frame = this.logEncoder.encode(conversationId, message, appended);
     if (frame.type === 'message' && frame.delta && frame.delta.message_id === this.named) {
       this.pendingText += frame.delta.append;
     } else {
@@ -81,16 +81,20 @@ export class AnswerChannel implements AnswerSink {
     this.schedule();
   }
 
+  /** The scheduled send (one function for the channel's life, not one a chunk). */
+  private readonly scheduledFlush = () => {
+    this.scheduled = null;
+    this.flush();
+  };
+
   /** Sends the pending text at the end of this turn, or when the gap since the last frame has passed. */
   private schedule(): void {
     if (this.scheduled) return;
     const wait = this.lastSentAt + FRAME_GAP_MS - Date.now();
-    const run = () => {
-      this.scheduled = null;
-      this.flush();
-    };
     this.scheduled =
-      wait > 0 ? { kind: 'gap', handle: setTimeout(run, wait) } : { kind: 'turn', handle: setImmediate(run) };
+      wait > 0
+        ? { kind: 'gap', handle: setTimeout(this.scheduledFlush, wait) }
+        : { kind: 'turn', handle: setImmediate(this.scheduledFlush) };
   }
 
   endMessages(conversationId: string, messageOf: (id: string) => ChatMessage | undefined): void {

@@ -52,6 +52,48 @@ describe('delta frames', () => {
     expect(kinds(encoder, [answer('abc', metadata)])).toEqual(['whole']);
   });
 
+  it('arrays, flat and nested objects changed in place, or a field turning into an object, send the whole message', () => {
+    const encoder = new FrameEncoder('delta');
+    const children: string[] = [];
+    const metadata: Record<string, unknown> = { finish_reason: null, citations: [{ start: 1 }] };
+    const at = (text: string, extra: Partial<ApiChatMessage> = {}) => ({
+      ...answer(text, metadata),
+      children,
+      ...extra,
+    });
+    expect(kinds(encoder, [at('a'), at('ab')])).toEqual(['whole', '+b']);
+    children.push('c1');
+    expect(kinds(encoder, [at('abc'), at('abcd')])).toEqual(['whole', '+d']);
+    (metadata.citations as { start: number }[])[0]!.start = 2;
+    expect(kinds(encoder, [at('abcde'), at('abcdef')])).toEqual(['whole', '+f']);
+    expect(
+      kinds(encoder, [
+        at('abcdefg', { author_name: { name: 'x' } as unknown as null }),
+        at('abcdefgh', { author_name: { name: 'x' } as unknown as null }),
+        at('abcdefghi'),
+        at('abcdefghij', {
+          metadata: { finish_reason: null, citations: [{ start: 2 }] } as ApiChatMessage['metadata'],
+        }),
+      ]),
+    ).toEqual(['whole', '+h', 'whole', '+j']);
+  });
+
+  it("takes the source's appended text as the delta when the lengths agree, without reading the message's text", () => {
+    const encoder = new FrameEncoder('delta');
+    const at = (text: string, appended?: string) => {
+      const frame = encoder.encode('conv', answer(text), appended);
+      if (frame.type !== 'message') throw new Error('not a message frame');
+      return frame.delta ? `+${frame.delta.append}` : 'whole';
+    };
+    // (The source's word is taken: a text that disagreed with it would show only in the final whole message.)
+    expect([at('ab'), at('abcd', 'XY'), at('abcdef', 'toolong'), at('abcdefg', '')]).toEqual([
+      'whole',
+      '+XY',
+      '+ef',
+      '+g',
+    ]);
+  });
+
   it('a field that appears or goes away sends the whole message', () => {
     const encoder = new FrameEncoder('delta');
     const withStatus = { ...answer('ab'), status: 'in_progress' } as unknown as ChatMessage;

@@ -7,8 +7,8 @@ export interface AnswerSink {
   open(): Promise<void>;
   /** A frame other than a message snapshot (queueing, waiting, title, error). */
   send(frame: AskResponse): void;
-  /** The whole message so far. */
-  message(conversationId: string, message: ChatMessage): void;
+  /** The whole message so far; `appended`: its text since the last snapshot, if the source knows (SourceEvent). */
+  message(conversationId: string, message: ChatMessage, appended?: string): void;
   /** The end of the stream: every message whose last frame was a delta is sent whole. */
   endMessages(conversationId: string, messageOf: (id: string) => ChatMessage | undefined): void;
   close(code: number, reason: string): void;
@@ -20,50 +20,103 @@ function appendableText(m: ChatMessage): string | null {
 }
 
 /**
- * What a message frame would repeat besides the text: every field but the content, objects as their JSON (taken
- * when the frame was made: a later change to a shared object still shows).
+ * A copy of an object a message frame carried, to tell whether a later snapshot changed it (also in place). An
+ * array or object whose items are all primitives is kept as its items, compared one by one; anything deeper as
+ * its JSON. A chunk of a streamed answer compares its message's objects without serializing or copying them.
+ */
+type Kept =
+  | { kind: 'array'; items: unknown[] }
+  | { kind: 'object'; entries: unknown[] }
+  | { kind: 'json'; json: string };
+
+/**
+ * What a message frame would repeat besides the text: every field but the content, in order, objects as `Kept`
+ * copies (taken when the frame was made: a later change to a shared object still shows).
  */
 interface Shape {
-  fields: Map<string, unknown>;
-  objects: Map<string, string>;
+  keys: string[];
+  values: unknown[];
 }
+
+/** Whether `key` is an own property of `value` (a `for … in` loop also visits inherited ones). */
+const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
 
 function isObject(value: unknown): value is object {
   return value !== null && typeof value === 'object';
 }
 
+function keep(value: object): Kept {
+  if (Array.isArray(value)) {
+    if (value.every((item) => !isObject(item))) return { kind: 'array', items: [...(value as unknown[])] };
+  } else {
+    const entries: unknown[] = [];
+    let flat = true;
+    for (const key in value) {
+      if (!hasOwn(value, key)) continue;
+      const item = (value as Record<string, unknown>)[key];
+      if (isObject(item)) {
+        flat = false;
+        break;
+      }
+      entries.push(key, item);
+    }
+    if (flat) return { kind: 'object', entries };
+  }
+  return { kind: 'json', json: JSON.stringify(value) };
+}
+
+function unchanged(kept: Kept, value: object): boolean {
+  if (kept.kind === 'json') return kept.json === JSON.stringify(value);
+  if (kept.kind === 'array') {
+    if (!Array.isArray(value) || value.length !== kept.items.length) return false;
+    for (let i = 0; i < value.length; i++) if (!Object.is(value[i], kept.items[i])) return false;
+    return true;
+  }
+  if (Array.isArray(value)) return false;
+  const { entries } = kept;
+  let i = 0;
+  for (const key in value) {
+    if (!hasOwn(value, key)) continue;
+    if (i >= entries.length || entries[i] !== key) return false;
+    if (!Object.is((value as Record<string, unknown>)[key], entries[i + 1])) return false;
+    i += 2;
+  }
+  return i === entries.length;
+}
+
 function shapeOf(m: ChatMessage): Shape {
-  const shape: Shape = { fields: new Map(), objects: new Map() };
-  for (const [key, value] of Object.entries(m)) {
-    if (key === 'content') continue;
-    if (isObject(value)) shape.objects.set(key, JSON.stringify(value));
-    else shape.fields.set(key, value);
+  const shape: Shape = { keys: [], values: [] };
+  for (const key in m) {
+    if (key === 'content' || !hasOwn(m, key)) continue;
+    const value = (m as Record<string, unknown>)[key];
+    shape.keys.push(key);
+    shape.values.push(isObject(value) ? keep(value) : value);
   }
   return shape;
 }
 
-/** Whether `m` has the same fields (but the content) as `shape`: only objects are serialized, to compare. */
+/** Whether `m` has the same fields, in the same order, as `shape` (the content aside). */
 function sameShape(shape: Shape, m: ChatMessage): boolean {
-  let fields = 0;
-  let objects = 0;
-  for (const [key, value] of Object.entries(m)) {
-    if (key === 'content') continue;
-    if (isObject(value)) {
-      objects++;
-      if (shape.objects.get(key) !== JSON.stringify(value)) return false;
-    } else {
-      fields++;
-      if (shape.fields.get(key) !== value || !shape.fields.has(key)) return false;
-    }
+  let i = 0;
+  for (const key in m) {
+    if (key === 'content' || !hasOwn(m, key)) continue;
+    if (i >= shape.keys.length || shape.keys[i] !== key) return false;
+    const value = (m as Record<string, unknown>)[key];
+    const before = shape.values[i];
+    const same = isObject(value)
+      ? isObject(before) && unchanged(before as Kept, value)
+      : !isObject(before) && Object.is(value, before);
+    if (!same) return false;
+    i++;
   }
-  return fields === shape.fields.size && objects === shape.objects.size;
+  return i === shape.keys.length;
 }
 
 /**
  * Turns cumulative snapshots into frames. Full mode: every frame carries the whole message. Delta mode: a frame
  * carries only the appended text when that is all that changed; a new message, any other change and the final
  * state carry the whole message. Per-chunk work is proportional to the chunk, not to the answer: the text's tail
- * is compared, and of the other fields only the objects (metadata) are serialized.
+ * is compared, and the other fields against a copy (see `Kept`).
  */
 export class FrameEncoder {
   private readonly last = new Map<string, { text: string | null; shape: Shape | null; fullSent: boolean }>();
@@ -77,22 +130,26 @@ export class FrameEncoder {
 
   constructor(private readonly mode: 'full' | 'delta') {}
 
-  encode(conversationId: string, m: ChatMessage): AskResponse {
+  /**
+   * `appended`: the text added since the message's last snapshot, when its source knows it (see SourceEvent): it is
+   * taken as the delta when the lengths agree, without reading the message's text.
+   */
+  encode(conversationId: string, m: ChatMessage, appended?: string): AskResponse {
     if (this.mode === 'full') return { type: 'message', conversation_id: conversationId, message: m };
     const text = appendableText(m);
     const prev = this.last.get(m.id);
-    if (
-      prev &&
-      prev.text !== null &&
-      prev.shape !== null &&
-      text !== null &&
-      FrameEncoder.extends(prev.text, text) &&
-      sameShape(prev.shape, m)
-    ) {
-      const append = text.slice(prev.text.length);
-      prev.text = text;
-      prev.fullSent = false;
-      return { type: 'message', conversation_id: conversationId, delta: { message_id: m.id, append } };
+    if (prev && prev.text !== null && prev.shape !== null && text !== null && sameShape(prev.shape, m)) {
+      const append =
+        appended !== undefined && text.length === prev.text.length + appended.length
+          ? appended
+          : FrameEncoder.extends(prev.text, text)
+            ? text.slice(prev.text.length)
+            : null;
+      if (append !== null) {
+        prev.text = text;
+        prev.fullSent = false;
+        return { type: 'message', conversation_id: conversationId, delta: { message_id: m.id, append } };
+      }
     }
     // A message whose content is not plain text never becomes a delta: its shape is not needed.
     this.last.set(m.id, { text, shape: text === null ? null : shapeOf(m), fullSent: true });

@@ -125,7 +125,7 @@ export class StreamSession implements AnswerWriteSource {
           if (this.conversationId && !this.request.new_title?.trim()) this.setTitle(event.title);
           break;
         case 'message': {
-          const reading = this.track(event.message);
+          const reading = this.track(event.message, event.appended);
           if (reading) await reading;
           break;
         }
@@ -175,14 +175,14 @@ export class StreamSession implements AnswerWriteSource {
    * Keeps and relays a message. Synchronous (no promise to wait for) unless its parent has to be read: a chunk of
    * a streamed answer takes no extra turn of the event loop.
    */
-  private track(message: ChatMessage): Promise<void> | undefined {
+  private track(message: ChatMessage, appended?: string): Promise<void> | undefined {
     if (!this.conversationId) return;
     const m = this.withParent(message);
-    if (m instanceof Promise) return m.then((read) => this.keep(read));
-    this.keep(m);
+    if (m instanceof Promise) return m.then((read) => this.keep(read, appended));
+    this.keep(m, appended);
   }
 
-  private keep(m: ChatMessage): void {
+  private keep(m: ChatMessage, appended?: string): void {
     const conversationId = this.conversationId!;
     this.messages.set(m.id, m);
     this.dirty.add(m.id);
@@ -194,7 +194,7 @@ export class StreamSession implements AnswerWriteSource {
         this.noteRun({ answered: 1, conversation_id: conversationId });
       }
     }
-    this.sink.message(conversationId, m);
+    this.sink.message(conversationId, m, appended);
     // Written with the other answers within about a second (also while the upstream pauses).
     this.ctx.answers.mark(this);
   }

@@ -20,6 +20,26 @@ describe('the API source streaming an answer', () => {
     expect(texts).toEqual(['abc', 'abcd', 'abcd']);
   });
 
+  it('says what each snapshot appended to the text, and nothing when a chunk replaced it', async () => {
+    const whole = `data: ${JSON.stringify({ choices: [{ message: { content: 'Whole' } }] })}\n\n`;
+    const up = await upstream([
+      delta('a') + delta('b'),
+      delta('c'),
+      whole,
+      delta('!'),
+      finish + 'data: [DONE]\n\n',
+    ]);
+    const { events } = await readAsk(openaiApiAdapter, up);
+    const messages = events.flatMap((e) => (e.type === 'message' ? [e] : []));
+    expect(messages.map((e) => [(e.message.content as { text: string }).text, e.appended])).toEqual([
+      ['ab', 'ab'],
+      ['abc', 'c'],
+      ['Whole', undefined],
+      ['Whole!', '!'],
+      ['Whole!', ''],
+    ]);
+  });
+
   it('an error event keeps what came before it in the same read, then fails', async () => {
     const error = `data: ${JSON.stringify({ error: { message: 'overloaded' } })}\n\n`;
     const up = await upstream([delta('a'), delta('b') + error + delta('never')]);

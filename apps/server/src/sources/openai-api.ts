@@ -44,13 +44,24 @@ function emptyAnswer(input: AskInput): ApiChatMessage {
   };
 }
 
+/** What the chunks folded since the last snapshot did to the answer's text: appended to it, or replaced it. */
+interface TextChange {
+  appended: string;
+  replaced: boolean;
+}
+
 /** Folds one chunk into the answer; true when something the client sees changed. */
-function applyChunk(message: ApiChatMessage, chunk: CompletionChunk): boolean {
+function applyChunk(message: ApiChatMessage, chunk: CompletionChunk, change: TextChange): boolean {
   const choice = chunk.choices?.[0];
   const before = message.content?.text ?? '';
   let text = before;
-  if (choice?.message?.content != null) text = choice.message.content;
-  else if (choice?.delta?.content) text += choice.delta.content;
+  if (choice?.message?.content != null) {
+    text = choice.message.content;
+    change.replaced = true;
+  } else if (choice?.delta?.content) {
+    text += choice.delta.content;
+    change.appended += choice.delta.content;
+  }
   let changed = text !== before || choice?.message?.content != null;
   message.content = { content_type: 'text', text };
   if (choice?.finish_reason) {
@@ -128,6 +139,7 @@ export const openaiApiAdapter: SourceAdapter = {
     const message = emptyAnswer(input);
     const finished = () => !!message.metadata?.finish_reason;
     let usage: TokenUsage | null = null;
+    const change: TextChange = { appended: '', replaced: false };
     try {
       // The chunks of one read are relayed as one snapshot of the answer.
       for await (const events of sseBatches(res.body)) {
@@ -145,13 +157,20 @@ export const openaiApiAdapter: SourceAdapter = {
             failure = new UpstreamError(null, chunk.error.message ?? JSON.stringify(chunk.error));
             break;
           }
-          if (applyChunk(message, chunk)) changed = true;
+          if (applyChunk(message, chunk, change)) changed = true;
           if (chunk.usage) {
             const { prompt_tokens, completion_tokens } = chunk.usage;
             usage = { inputTokens: prompt_tokens, outputTokens: completion_tokens, estimated: false };
           }
         }
-        if (changed) yield { type: 'message', message: { ...message, metadata: { ...message.metadata } } };
+        if (changed) {
+          const snapshot = { ...message, metadata: { ...message.metadata } };
+          yield change.replaced
+            ? { type: 'message', message: snapshot }
+            : { type: 'message', message: snapshot, appended: change.appended };
+          change.appended = '';
+          change.replaced = false;
+        }
         if (failure) throw failure;
       }
     } catch (e) {

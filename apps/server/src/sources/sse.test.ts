@@ -52,6 +52,22 @@ describe('sseBatches', () => {
     expect(await collect([': ping\n\nevent: x\ndata: a\ndata: b\n\n', 'data: [DONE]\n\n'])).toEqual(['a\nb']);
   });
 
+  it('decodes characters split between reads, and skips a byte order mark at the start', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb]),
+      Buffer.from([0xbf]),
+      Buffer.from('data: {"t":"你好 🙂"}\n\n:\n\ndata: x\n\ndata: [DONE]\n\n'),
+    ]);
+    async function* everyByte() {
+      for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
+    }
+    const out: string[] = [];
+    for await (const e of parseSse(everyByte())) out.push(e);
+    expect(out).toEqual(['{"t":"你好 🙂"}', 'x']);
+    // Anywhere else it is part of the line (here: not a data line).
+    expect(await collect(['\n', '\ufeffdata: y\n\n', 'data: [DONE]\n\n'])).toEqual([]);
+  });
+
   it('reads a last line without a trailing blank line', async () => {
     expect(await collect(['data: tail\n\n', 'data: [DONE]'])).toEqual(['tail']);
   });

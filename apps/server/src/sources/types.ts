@@ -63,8 +63,13 @@ export interface AskInput {
 export type SourceEvent =
   /** The upstream conversation id (first event of a new conversation whose id the upstream gives). */
   | { type: 'conversation'; conversationId: string }
-  /** The whole message so far (cumulative snapshot), with its parent set (null: keep the stored parent). */
-  | { type: 'message'; message: ChatMessage }
+  /**
+   * The whole message so far (cumulative snapshot), with its parent set (null: keep the stored parent).
+   * `appended`, when given: the message's text is the text of its previous snapshot followed by exactly this (a
+   * source that builds its answer by appending says so; frames then carry the new text without reading the whole
+   * answer, which is a string grown chunk by chunk: reading into it copies all of it, for every chunk).
+   */
+  | { type: 'message'; message: ChatMessage; appended?: string }
   | { type: 'title'; title: string }
   /** Tokens in and out: the upstream's count, or an estimate when it reports none (once, at the end). */
   | { type: 'usage'; usage: TokenUsage };
