@@ -8,6 +8,10 @@ const runs = [
   ['cold start (npm start → /api/healthz)', [process.execPath, 'bench/cold-start.mjs']],
   ['relay vs direct reads (200 … 2,000 streams)', [process.execPath, 'bench/relay.mjs']],
   [
+    'delta frames of one long answer (encoder, in-process)',
+    [process.execPath, '--import', 'tsx', 'bench/long-answer.ts'],
+  ],
+  [
     'admin lists (10,000 users, 100,000 conversations)',
     [process.execPath, '--import', 'tsx', 'bench/admin-lists.ts'],
   ],
