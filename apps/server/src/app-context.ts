@@ -61,7 +61,7 @@ export interface AppContext {
   instanceId: string;
   /** The charged asks this instance runs, recorded with a heartbeat for the other instances. */
   running: RunningAsks;
-  /** Writes the answers streaming here, all together once a second. */
+  /** Writes the answers streaming here together, once a second (at most 250 of them a second). */
   answers: AnswerWriter;
   /** Admits the asks arriving here one at a time, in arrival order. */
   starts: StartQueue;

@@ -88,6 +88,38 @@ describe('AnswerWriter', () => {
     await writer.close();
   });
 
+  it('writes at most its share an interval, the answers waiting longest first; flush writes them all', async () => {
+    const db = recordingDb();
+    const writer = new AnswerWriter(db, log, ANSWER_WRITE_INTERVAL_MS, 120);
+    const answers = Array.from({ length: 300 }, (_, i) => new FakeAnswer(`a${i}`));
+    const streamOn = (a: FakeAnswer, n: number) => {
+      a.pending.push(`${a.name}:${n}`);
+      writer.mark(a);
+    };
+    /** The interval passes and its batch (transactions a turn of the event loop apart) is written. */
+    const interval = async () => {
+      await vi.advanceTimersByTimeAsync(ANSWER_WRITE_INTERVAL_MS);
+      for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    for (const a of answers) streamOn(a, 1);
+    await interval();
+    const written = () => db.committed.flat();
+    expect(written()).toEqual(answers.slice(0, 120).map((a) => `${a.name}:1`));
+    // Every answer streams on; the ones not written yet go first, the ones just written wait their turn again.
+    for (const a of answers) streamOn(a, 2);
+    await interval();
+    expect(written().slice(120)).toEqual(
+      answers
+        .slice(120, 240)
+        .map((a) => `${a.name}:1,${a.name}:2`.split(','))
+        .flat(),
+    );
+    await writer.flush();
+    expect(written()).toHaveLength(120 + 240 + 60 * 2 + 120);
+    expect(answers.every((a) => a.pending.length === 0)).toBe(true);
+    await writer.close();
+  });
+
   it('close writes what is waiting and stops marking', async () => {
     const db = recordingDb();
     const writer = new AnswerWriter(db, log);

@@ -20,6 +20,13 @@ export interface AnswerWriteSource {
 /** How often the answers streaming here are written: what a client sees is at most about this far ahead. */
 export const ANSWER_WRITE_INTERVAL_MS = 1000;
 /**
+ * Answers written at most per interval. Up to this many streaming at once, each is written every interval; beyond,
+ * the ones written longest ago go first and each waits a few intervals (1,000 streams: every 4 s), so the database
+ * work of streaming stays bounded however many answers stream (each write is the whole message so far, and at 1,000
+ * streams the writes of every second took a tenth of the server's CPU).
+ */
+export const ANSWER_WRITES_PER_INTERVAL = 250;
+/**
  * Answers written per transaction. Between two transactions the batch lets the event loop (and the other queries,
  * which wait for the connection while a transaction holds it) run.
  */
@@ -42,11 +49,11 @@ function writeOutcome(): { written: Promise<void>; settle: (error?: unknown) => 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Writes the changes of every answer streaming in this process together, once a second, in one transaction —
+ * Writes the changes of the answers streaming in this process together, once a second, in one transaction —
  * instead of a transaction and a conversation update per answer per second: PER_TRANSACTION answers to a
  * transaction, the event loop and other queries running between two, so frames and new asks never wait for the
- * whole batch. A batch that fails (one bad row) is not lost: each
- * answer gets its changes back and the next batch writes them.
+ * whole batch; at most ANSWER_WRITES_PER_INTERVAL answers a second, those marked longest ago first. A batch that
+ * fails (one bad row) is not lost: each answer gets its changes back and the next batch writes them.
  */
 export class AnswerWriter {
   private readonly waiting = new Set<AnswerWriteSource>();
@@ -58,6 +65,7 @@ export class AnswerWriter {
     private readonly db: { transaction(): { execute<T>(fn: (trx: Executor) => Promise<T>): Promise<T> } },
     private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
     private readonly intervalMs = ANSWER_WRITE_INTERVAL_MS,
+    private readonly perInterval = ANSWER_WRITES_PER_INTERVAL,
   ) {}
 
   /** The answer has unwritten changes: the next batch writes them. */
@@ -65,7 +73,7 @@ export class AnswerWriter {
     if (this.closed) return;
     this.waiting.add(source);
     if (!this.timer) {
-      this.timer = setInterval(() => void this.flush(), this.intervalMs);
+      this.timer = setInterval(() => void this.write(this.perInterval), this.intervalMs);
       this.timer.unref();
     }
   }
@@ -75,9 +83,14 @@ export class AnswerWriter {
     this.waiting.delete(source);
   }
 
-  /** Writes what is waiting now (the timer calls it; tests and shutdown may too). One batch at a time. */
+  /** Writes everything waiting now (shutdown and tests). */
   flush(): Promise<void> {
-    const next = this.running.then(() => this.batch());
+    return this.write(Infinity);
+  }
+
+  /** Writes up to `limit` of the answers waiting, those waiting longest first. One batch at a time. */
+  private write(limit: number): Promise<void> {
+    const next = this.running.then(() => this.batch(limit));
     this.running = next.catch(() => undefined);
     return next;
   }
@@ -90,14 +103,19 @@ export class AnswerWriter {
     await this.flush();
   }
 
-  private async batch(): Promise<void> {
+  private async batch(limit: number): Promise<void> {
     if (this.waiting.size === 0) {
       if (this.timer) clearInterval(this.timer);
       this.timer = null;
       return;
     }
-    const sources = [...this.waiting];
-    this.waiting.clear();
+    // The set keeps the order answers were marked in since their last write: the first ones waited longest.
+    const sources: AnswerWriteSource[] = [];
+    for (const source of this.waiting) {
+      if (sources.length >= limit) break;
+      sources.push(source);
+    }
+    for (const source of sources) this.waiting.delete(source);
     for (let start = 0; start < sources.length; start += PER_TRANSACTION) {
       if (start > 0) await nextTurn();
       await this.group(sources.slice(start, start + PER_TRANSACTION));

@@ -13,8 +13,9 @@ import type { AnswerWrite, AnswerWriteSource } from './answer-writer';
 import type { AnswerSink } from './frames';
 
 /**
- * One streamed answer: frames to the client, messages to the database (with every other answer of this process
- * once a second by the answer writer, and at the end by itself), the conversation row created once the answer is
+ * One streamed answer: frames to the client, messages to the database (with the other answers of this process
+ * once a second by the answer writer — every few seconds when more stream than it writes a second — and at the
+ * end by itself), the conversation row created once the answer is
  * worth keeping and updated at the end.
  */
 export class StreamSession implements AnswerWriteSource {
@@ -195,7 +196,7 @@ export class StreamSession implements AnswerWriteSource {
       }
     }
     this.sink.message(conversationId, m, appended);
-    // Written with the other answers within about a second (also while the upstream pauses).
+    // Written with the other answers within about a second, a few under heavy load (also while the upstream pauses).
     this.ctx.answers.mark(this);
   }
 
