@@ -490,6 +490,37 @@ describe('refusals and the queue', () => {
     expect(writes).toEqual([[1, 8]]);
   });
 
+  it('each frame of an answer goes to the connection in one piece, its header and payload together', async () => {
+    /** Per write to the server's side of the connection: how many buffers it was given. */
+    const pieces: number[] = [];
+    t.app.websocketServer.once('connection', (socket: WebSocket) => {
+      type Chunk = { chunk: Buffer | string };
+      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
+        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
+        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
+      };
+      const write = raw._write.bind(raw);
+      const writev = raw._writev.bind(raw);
+      raw._write = (chunk, encoding, cb) => {
+        pieces.push(1);
+        write(chunk, encoding, cb);
+      };
+      raw._writev = (chunks, cb) => {
+        pieces.push(chunks.length);
+        writev(chunks, cb);
+      };
+    });
+    const r = await ask(
+      url,
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 40' },
+      { cookie: admin },
+    );
+    expect(r.code).toBe(1000);
+    // Frames sent in one turn share a write; each is one buffer (before: a header and a payload, two each).
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(r.frames.length + 1);
+  });
+
   it('a closing socket ends its frame reader and its connection once each (no end() on an ended stream)', async () => {
     // Every end() that reaches the streams of the server's side of the socket, and whether the stream had ended.
     const ends: { stream: string; ended: boolean }[] = [];

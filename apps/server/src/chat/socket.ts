@@ -35,6 +35,37 @@ function connectionOf(socket: WebSocket): Duplex | null {
   return raw instanceof Duplex ? raw : null;
 }
 
+/** Frames up to this many bytes go out as one buffer, header and payload together (see `writeFramesWhole`). */
+const WHOLE_FRAME_BYTES = 16 * 1024;
+
+/**
+ * Each frame in one piece: the websocket library writes a frame's header and its payload as two writes to the
+ * connection (a writev of two buffers, with the stream's bookkeeping for each and a cork around them). A streamed
+ * answer's frames are a few dozen bytes: copying the payload behind its header costs less than the second write.
+ * Larger frames go as the library sends them.
+ */
+function writeFramesWhole(socket: WebSocket): void {
+  type Piece = Buffer | string;
+  const sender = (socket as unknown as { _sender?: { sendFrame?: unknown; _socket?: unknown } })._sender;
+  const connection = sender?._socket;
+  if (!sender || typeof sender.sendFrame !== 'function' || !(connection instanceof Duplex)) return;
+  const sendFrame = (sender.sendFrame as (list: Piece[], cb?: (err?: Error | null) => void) => void).bind(
+    sender,
+  );
+  sender.sendFrame = (list: Piece[], cb?: (err?: Error | null) => void) => {
+    const [header, payload] = list;
+    if (list.length !== 2 || !Buffer.isBuffer(header) || payload === undefined) return sendFrame(list, cb);
+    // (A text frame sent uncompressed carries its payload as the string itself.)
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    if (size > WHOLE_FRAME_BYTES) return sendFrame(list, cb);
+    const whole = Buffer.allocUnsafe(header.length + size);
+    header.copy(whole, 0);
+    if (typeof payload === 'string') whole.write(payload, header.length);
+    else whole.set(payload, header.length);
+    connection.write(whole, cb);
+  };
+}
+
 /**
  * The websocket library ends its frame reader when a close frame arrives, then again at the connection's end and at
  * its close, and ends the connection again at its end: each later call makes and drops an
@@ -223,6 +254,7 @@ export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
       reply.callNotFound();
     },
     wsHandler: (socket, request) => {
+      writeFramesWhole(socket);
       const out = output(socket, ctx);
       const firstMessageTimer = setTimeout(
         () => out.close(CHAT_CLOSE.invalidAskRequest.code, CHAT_CLOSE.invalidAskRequest.reason),
