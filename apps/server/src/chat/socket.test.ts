@@ -444,6 +444,27 @@ describe('refusals and the queue', () => {
     expect(notJson.code).toBe(1007);
   });
 
+  /** Calls `seen` with the buffers of every write to the server's side of the next chat socket's connection. */
+  function onWrites(seen: (buffers: Buffer[]) => void) {
+    t.app.websocketServer.once('connection', (socket: WebSocket) => {
+      type Chunk = { chunk: Buffer | string };
+      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
+        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
+        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
+      };
+      const write = raw._write.bind(raw);
+      const writev = raw._writev.bind(raw);
+      raw._write = (chunk, encoding, cb) => {
+        seen([Buffer.from(chunk)]);
+        write(chunk, encoding, cb);
+      };
+      raw._writev = (chunks, cb) => {
+        seen(chunks.map((c) => Buffer.from(c.chunk)));
+        writev(chunks, cb);
+      };
+    });
+  }
+
   it("frames of one turn go out in one write: a refusal's error frame and its close frame share one", async () => {
     // Every write of the server's side of the socket, as the frames it holds (opcode of each: 1 text, 8 close).
     const writes: number[][] = [];
@@ -463,23 +484,7 @@ describe('refusals and the queue', () => {
       }
       return found;
     };
-    t.app.websocketServer.once('connection', (socket: WebSocket) => {
-      type Chunk = { chunk: Buffer | string };
-      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
-        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
-        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
-      };
-      const write = raw._write.bind(raw);
-      const writev = raw._writev.bind(raw);
-      raw._write = (chunk, encoding, cb) => {
-        writes.push(opcodes(Buffer.from(chunk)));
-        write(chunk, encoding, cb);
-      };
-      raw._writev = (chunks, cb) => {
-        writes.push(opcodes(Buffer.concat(chunks.map((c) => Buffer.from(c.chunk)))));
-        writev(chunks, cb);
-      };
-    });
+    onWrites((buffers) => writes.push(opcodes(Buffer.concat(buffers))));
     const invalid = await ask(url, null, {
       cookie: admin,
       raw: JSON.stringify({ source: 'openai_api', new_conversation: false, text_content: 'x' }),
@@ -493,23 +498,7 @@ describe('refusals and the queue', () => {
   it('each frame of an answer goes to the connection in one piece, its header and payload together', async () => {
     /** Per write to the server's side of the connection: how many buffers it was given. */
     const pieces: number[] = [];
-    t.app.websocketServer.once('connection', (socket: WebSocket) => {
-      type Chunk = { chunk: Buffer | string };
-      const raw = (socket as unknown as { _socket: Socket })._socket as Socket & {
-        _write(chunk: Buffer, encoding: BufferEncoding, cb: (err?: Error | null) => void): void;
-        _writev(chunks: Chunk[], cb: (err?: Error | null) => void): void;
-      };
-      const write = raw._write.bind(raw);
-      const writev = raw._writev.bind(raw);
-      raw._write = (chunk, encoding, cb) => {
-        pieces.push(1);
-        write(chunk, encoding, cb);
-      };
-      raw._writev = (chunks, cb) => {
-        pieces.push(chunks.length);
-        writev(chunks, cb);
-      };
-    });
+    onWrites((buffers) => pieces.push(buffers.length));
     const r = await ask(
       url,
       { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 40' },
