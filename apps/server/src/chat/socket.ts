@@ -46,9 +46,9 @@ const WHOLE_FRAME_BYTES = 16 * 1024;
  */
 function writeFramesWhole(socket: WebSocket): void {
   type Piece = Buffer | string;
-  const sender = (socket as unknown as { _sender?: { sendFrame?: unknown; _socket?: unknown } })._sender;
-  const connection = sender?._socket;
-  if (!sender || typeof sender.sendFrame !== 'function' || !(connection instanceof Duplex)) return;
+  const sender = (socket as unknown as { _sender?: { sendFrame?: unknown } })._sender;
+  const connection = connectionOf(socket);
+  if (!sender || typeof sender.sendFrame !== 'function' || !connection) return;
   const sendFrame = (sender.sendFrame as (list: Piece[], cb?: (err?: Error | null) => void) => void).bind(
     sender,
   );
