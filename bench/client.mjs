@@ -320,7 +320,11 @@ for (let run = 0; run < RUNS; run++) {
         this.addEventListener('message', (event) => {
           counter.frames++;
           try {
-            const frame = JSON.parse(event.data);
+            // A binary message is appended text (read as the app's socket reads it: an ArrayBuffer).
+            const frame =
+              typeof event.data === 'string'
+                ? JSON.parse(event.data)
+                : { type: 'append', text: new TextDecoder().decode(event.data) };
             counter.chars += (frame.type === 'append' ? frame.text : frame.delta?.append)?.length ?? 0;
           } catch {
             // not a JSON frame

@@ -351,10 +351,10 @@ function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-defla
             }),
           );
         });
-        ws.on('message', (data) => {
+        ws.on('message', (data, isBinary) => {
           const now = performance.now();
           if (Number.isNaN(firstFrame)) firstFrame = now - began;
-          for (const frame of decodeFrames(data.toString('utf8'))) {
+          for (const frame of decodeFrames(data.toString('utf8'), isBinary)) {
             let grown = '';
             if (frame.delta) grown = frame.delta.append ?? '';
             else if (frame.type === 'append') grown = frame.text;
@@ -451,7 +451,9 @@ function inflateInline(ws) {
 }
 
 /** A websocket message may hold one frame or several (a JSON array). */
-function decodeFrames(data) {
+/** A chat socket message as frames: a binary one is appended text (delta mode). */
+function decodeFrames(data, isBinary) {
+  if (isBinary) return [{ type: 'append', text: data }];
   const parsed = JSON.parse(data);
   return Array.isArray(parsed) ? parsed : [parsed];
 }

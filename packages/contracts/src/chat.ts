@@ -147,7 +147,8 @@ export const AskResponse = z.discriminatedUnion('type', [
   z.object({
     /**
      * Delta mode: text appended to the message the previous message frame named (its `message` or its `delta`).
-     * Chunks that arrive close together come as one append.
+     * Chunks that arrive close together come as one append. On the chat socket the server sends an append as a
+     * binary message holding the text alone (UTF-8): that message is this frame, and counts as one for a resume.
      */
     type: z.literal('append'),
     text: z.string(),

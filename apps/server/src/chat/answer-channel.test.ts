@@ -1,7 +1,7 @@
 import type { ApiChatMessage, AskResponse } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnswerLog } from '../coordination/answer-log';
-import { replay } from '../test/chat-client';
+import { frameOf, replay } from '../test/chat-client';
 import { AnswerChannel, FRAME_GAP_MS } from './answer-channel';
 
 function answer(id: string, text: string): ApiChatMessage {
@@ -21,14 +21,23 @@ function answer(id: string, text: string): ApiChatMessage {
 
 function channel(mode: 'full' | 'delta') {
   const logged: string[] = [];
-  const sent: string[] = [];
   const log = {
     append: (_u: number, _a: string, frame: string) => logged.push(frame),
   } as unknown as AnswerLog;
-  const socket = { send: (data: string) => sent.push(data), close: () => undefined };
+  /** What went to the socket: JSON frames, and appends as their text alone (`binary`). */
+  const sent: { data: string; binary: boolean }[] = [];
+  const socket = {
+    send: (data: string) => sent.push({ data, binary: false }),
+    append: (text: string) => sent.push({ data: text, binary: true }),
+    close: () => undefined,
+  };
   const c = new AnswerChannel(log, 1, 'ask', socket, mode);
-  const frames = (list: string[]) => list.map((d) => JSON.parse(d) as AskResponse);
-  return { c, logged: () => frames(logged), sent: () => frames(sent), rawSent: () => sent };
+  return {
+    c,
+    logged: () => logged.map((d) => JSON.parse(d) as AskResponse),
+    sent: () => sent.map((m) => frameOf(m.data, m.binary)),
+    rawSent: () => sent,
+  };
 }
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -47,7 +56,8 @@ describe('answer frames', () => {
     c.message('conv', answer('m1', 'Hello, wor'));
     vi.advanceTimersByTime(FRAME_GAP_MS - 20);
     expect(sent()[1]).toEqual({ type: 'append', text: 'lo, wor' });
-    expect(rawSent()[1]).not.toContain('m1');
+    // To the socket, the text alone: no envelope, no ids.
+    expect(rawSent()[1]).toEqual({ data: 'lo, wor', binary: true });
     // After a quiet spell a chunk goes out at the end of its turn.
     vi.advanceTimersByTime(FRAME_GAP_MS);
     c.message('conv', answer('m1', 'Hello, world'));

@@ -10,7 +10,19 @@ export const FRAME_GAP_MS = 50;
 /** The socket that asked, as the channel sees it: serialized frames out, one close. */
 export interface FrameOutput {
   send(data: string): void;
+  /**
+   * Text appended to the message the last message frame named (delta mode): the same as an `append` frame, sent as a
+   * binary message of the text itself (UTF-8) — no envelope around each chunk (see AskResponse in the contracts).
+   */
+  append(text: string): void;
   close(code: number, reason: string): void;
+}
+
+const APPEND_PREFIX = '{"type":"append","text":';
+
+/** The text of a logged `append` frame (as `serialize` writes it), or null for any other frame. */
+export function appendedText(frame: string): string | null {
+  return frame.startsWith(APPEND_PREFIX) ? (JSON.parse(frame) as { text: string }).text : null;
 }
 
 const CHECK_FRAMES = process.env.NODE_ENV === 'test';
@@ -20,10 +32,11 @@ const CHECK_FRAMES = process.env.NODE_ENV === 'test';
  * the socket that asked while it is attached: in delta mode the very same frames, so that the socket's frame count
  * is its position in the log; in full mode whole messages. The answer goes on when the socket detaches.
  *
- * Text appended to the message the last frame named goes out as a short `append` frame (no ids). Chunks that
- * arrive close together go out as one frame: a chunk is sent when the current turn of the event loop ends, unless a
- * frame went out less than FRAME_GAP_MS ago — then it waits for the rest of that gap, gathering what else arrives.
- * So no chunk waits longer than the gap, and a fast upstream costs a frame per gap, not a frame per chunk.
+ * Text appended to the message the last frame named goes out as a short `append` frame (no ids; to the socket, the
+ * text alone as a binary message: see `FrameOutput.append`). Chunks that arrive close together go out as one frame:
+ * a chunk is sent when the current turn of the event loop ends, unless a frame went out less than FRAME_GAP_MS ago —
+ * then it waits for the rest of that gap, gathering what else arrives. So no chunk waits longer than the gap, and a
+ * fast upstream costs a frame per gap, not a frame per chunk.
  */
 export class AnswerChannel implements AnswerSink {
   private readonly logEncoder = new FrameEncoder('delta');
@@ -129,7 +142,11 @@ export class AnswerChannel implements AnswerSink {
     if (!this.pendingText) return;
     const text = this.pendingText;
     this.pendingText = '';
-    this.emit(serialize({ type: 'append', text }), false);
+    this.log.append(this.userId, this.askId, serialize({ type: 'append', text }));
+    if (!this.socketEncoder) {
+      this.socket?.append(text);
+      this.lastSentAt = Date.now();
+    }
   }
 
   private flushSnapshot(): void {

@@ -4,7 +4,7 @@ import type { AskResponse } from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
 import { updateUserSettings } from '../services/user.service';
 import { rawText } from './raw-text';
-import { replay } from '../test/chat-client';
+import { frameOf, replay } from '../test/chat-client';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -43,7 +43,7 @@ describe('chat frames on the wire', () => {
         }),
       );
     });
-    socket.on('message', (data) => frames.push(JSON.parse(rawText(data)) as AskResponse));
+    socket.on('message', (data, isBinary) => frames.push(frameOf(rawText(data), isBinary)));
     expect(await closed).toBe(1000);
     expect(socket.extensions).toContain('permessage-deflate');
     const wire = (socket as unknown as { _socket: { bytesRead: number } })._socket.bytesRead - wireAtOpen;

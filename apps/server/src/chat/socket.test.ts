@@ -9,6 +9,7 @@ import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { ask, openAsk, until } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
+import { appendMessage } from './socket';
 import type { TestApp } from '../test/harness';
 
 let t: TestApp;
@@ -214,9 +215,10 @@ describe('/api/chat on openai_api', () => {
       },
       { cookie: u.cookie },
     );
-    // Between the first and the last whole message: only appended text, in short frames without ids.
+    // Between the first and the last whole message: only appended text, each the text alone in a binary message.
     const appends = r.frames.filter((f) => f.type === 'append');
     expect(appends.length).toBeGreaterThan(0);
+    expect(r.binary).toBe(appends.length);
     let rebuilt = '';
     for (const f of r.frames) {
       if (f.type === 'message' && f.message?.role === 'assistant') rebuilt = messageText(f.message);
@@ -227,6 +229,14 @@ describe('/api/chat on openai_api', () => {
     expect(rebuilt.split(/\s+/).length).toBeGreaterThanOrEqual(200);
     const fullFrames = messages(r.frames).filter((f) => f.message?.role === 'assistant');
     expect(fullFrames.length).toBeLessThan(5);
+  });
+
+  it('appended text goes as binary UTF-8, or as an append frame when it holds half a surrogate pair', () => {
+    expect(appendMessage('héllo 😀')).toEqual(Buffer.from('héllo 😀'));
+    const half = '😀'.slice(0, 1);
+    const split = appendMessage(`ab${half}`);
+    expect(typeof split).toBe('string');
+    expect(JSON.parse(split as string)).toEqual({ type: 'append', text: `ab${half}` });
   });
 
   it('maps an upstream 429 to its error key, refunds, and leaves the user idle', async () => {

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
 import { isOriginAllowed } from '../http/auth';
-import { AnswerChannel } from './answer-channel';
+import { AnswerChannel, appendedText } from './answer-channel';
 import type { FrameOutput } from './answer-channel';
 import { askQuestion } from './ask.service';
 import type { AbortCause } from './ask.service';
@@ -81,6 +81,16 @@ function endOnce(stream: unknown): void {
       : end(...args)) as Writable['end'];
 }
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * The message that carries appended text (delta mode): the text alone, as binary UTF-8. Text with half a surrogate
+ * pair (its other half in the next chunk) has no UTF-8 form: it goes as an `append` frame, which keeps it whole.
+ */
+export function appendMessage(text: string): Buffer | string {
+  return LONE_SURROGATE.test(text) ? JSON.stringify({ type: 'append', text }) : Buffer.from(text);
+}
+
 function output(socket: WebSocket, ctx: AppContext): FrameOutput {
   const connection = connectionOf(socket);
   endOnce(connection);
@@ -100,14 +110,17 @@ function output(socket: WebSocket, ctx: AppContext): FrameOutput {
     connection.cork();
     process.nextTick(uncork);
   };
+  const delivered = (err?: Error) => {
+    if (err) ctx.log.debug({ err }, 'frame not delivered');
+  };
+  const send = (data: string | Buffer) => {
+    if (socket.readyState !== socket.OPEN) return;
+    gather();
+    socket.send(data, delivered);
+  };
   return {
-    send(data) {
-      if (socket.readyState !== socket.OPEN) return;
-      gather();
-      socket.send(data, (err) => {
-        if (err) ctx.log.debug({ err }, 'frame not delivered');
-      });
-    },
+    send,
+    append: (text) => send(appendMessage(text)),
     close(code, reason) {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
         gather();
@@ -201,8 +214,11 @@ async function resumeAnswer(ctx: AppContext, socket: WebSocket, user: UserRow, r
   });
   socket.on('message', (data, isBinary) => isStop(parseJson(data, isBinary)) && void requestStop());
   for await (const entry of followed.entries) {
-    if ('frame' in entry) out.send(entry.frame);
-    else return out.close(entry.end.code, entry.end.reason);
+    if ('frame' in entry) {
+      const text = appendedText(entry.frame);
+      if (text === null) out.send(entry.frame);
+      else out.append(text);
+    } else return out.close(entry.end.code, entry.end.reason);
   }
   // The answer's log expired while following it.
   out.close(CHAT_CLOSE.answerNotFound.code, CHAT_CLOSE.answerNotFound.reason);

@@ -7,6 +7,8 @@ export interface AskResult {
   frames: AskResponse[];
   code: number;
   reason: string;
+  /** How many of the frames came as binary messages (appended text in delta mode). */
+  binary: number;
 }
 
 export interface AskOptions {
@@ -32,15 +34,17 @@ export function ask(
     const frames: AskResponse[] = [];
     let stopped = false;
     socket.on('open', () => socket.send(options.raw ?? JSON.stringify(request)));
-    socket.on('message', (data) => {
-      const frame = JSON.parse(rawText(data)) as AskResponse;
+    let binary = 0;
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) binary++;
+      const frame = frameOf(rawText(data), isBinary);
       frames.push(frame);
       if (!stopped && options.onFrame?.(frame, socket)) {
         stopped = true;
         socket.close(1000, 'stop');
       }
     });
-    socket.on('close', (code, reason) => resolve({ frames, code, reason: reason.toString() }));
+    socket.on('close', (code, reason) => resolve({ frames, code, reason: reason.toString(), binary }));
     socket.on('error', reject);
   });
 }
@@ -53,7 +57,7 @@ export function openAsk(baseUrl: string, request: AskRequestInput, cookie: strin
     socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   socket.on('open', () => socket.send(JSON.stringify(request)));
-  socket.on('message', (data) => frames.push(JSON.parse(rawText(data)) as AskResponse));
+  socket.on('message', (data, isBinary) => frames.push(frameOf(rawText(data), isBinary)));
   return { frames, socket, closed, close: () => socket.close(1000, 'stop') };
 }
 
@@ -64,6 +68,11 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A message of the chat socket as a frame: a binary one is text appended to the named message (delta mode). */
+export function frameOf(text: string, isBinary: boolean): AskResponse {
+  return isBinary ? { type: 'append', text } : (JSON.parse(text) as AskResponse);
 }
 
 /** A socket the test drives: first message, frames, a drop (terminate) or a close with a code. */
@@ -83,7 +92,7 @@ export function connect(baseUrl: string, first: unknown, cookie: string): ChatCo
     socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   socket.on('open', () => socket.send(JSON.stringify(first)));
-  socket.on('message', (data) => frames.push(JSON.parse(rawText(data)) as AskResponse));
+  socket.on('message', (data, isBinary) => frames.push(frameOf(rawText(data), isBinary)));
   socket.on('error', () => undefined);
   return {
     frames,

@@ -7,7 +7,8 @@ class FakeSocket {
   sent: unknown[] = [];
   closedWith: number | null = null;
   onopen: (() => void) | null = null;
-  onmessage: ((e: { data: string }) => void) | null = null;
+  binaryType = 'blob';
+  onmessage: ((e: { data: string | ArrayBuffer }) => void) | null = null;
   onclose: ((e: { code: number; reason: string }) => void) | null = null;
   open() {
     this.readyState = WebSocket.OPEN;
@@ -15,6 +16,11 @@ class FakeSocket {
   }
   frame(f: AskResponse) {
     this.onmessage?.({ data: JSON.stringify(f) });
+  }
+  /** A binary message (appended text, as the server sends it in delta mode), read as the socket is set to. */
+  binary(text: string) {
+    if (this.binaryType !== 'arraybuffer') throw new Error('binary messages would arrive as Blobs');
+    this.onmessage?.({ data: new TextEncoder().encode(text).buffer });
   }
   send(data: string) {
     this.sent.push(JSON.parse(data));
@@ -66,10 +72,13 @@ describe('chat socket', () => {
     first.frame({ type: 'append', text: 'b' });
     first.frame({ type: 'append', text: 'c' });
     expect(h.onFrame).toHaveBeenLastCalledWith({ type: 'append', text: 'c' });
+    // The server sends appended text alone, as a binary message: the same frame.
+    first.binary('d é 😀');
+    expect(h.onFrame).toHaveBeenLastCalledWith({ type: 'append', text: 'd é 😀' });
     first.end(1006);
     h.timers.shift()!();
     h.sockets[1]!.open();
-    expect(h.sockets[1]!.sent[0]).toEqual({ type: 'resume', ask_id: askId, after: 3 });
+    expect(h.sockets[1]!.sent[0]).toEqual({ type: 'resume', ask_id: askId, after: 4 });
   });
 
   it('a dropped connection resumes after the frames already received, once, and ends once', () => {

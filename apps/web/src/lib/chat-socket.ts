@@ -24,8 +24,17 @@ const DROPPED = 1006;
 
 const KNOWN_TYPES = new Set(['queueing', 'waiting', 'message', 'append', 'error']);
 
-/** Parses one frame; anything that is not a known AskResponse shape is dropped. */
+const utf8 = new TextDecoder();
+
+/**
+ * Parses one frame; anything that is not a known AskResponse shape is dropped. A binary message is text appended to
+ * the message the last frame named (delta mode: the server sends each `append` as its text alone).
+ */
 export function parseFrame(data: unknown): AskResponse | null {
+  // (Tested by its tag, not `instanceof`: a buffer from another realm — a test environment's — is one too.)
+  if (Object.prototype.toString.call(data) === '[object ArrayBuffer]') {
+    return { type: 'append', text: utf8.decode(data as ArrayBuffer) };
+  }
   if (typeof data !== 'string') return null;
   try {
     const value = JSON.parse(data) as { type?: unknown };
@@ -67,6 +76,8 @@ function follow(
   const open = (message: unknown) => {
     const s = createSocket(apiPaths.chatSocket());
     socket = s;
+    // Binary messages as ArrayBuffers (read at once, in order), not Blobs.
+    s.binaryType = 'arraybuffer';
     s.onopen = () => s.send(JSON.stringify(message));
     s.onmessage = (event: MessageEvent) => {
       const frame = parseFrame(event.data);
