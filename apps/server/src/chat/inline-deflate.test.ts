@@ -7,9 +7,11 @@ import type { TestApp } from '../test/harness';
 import {
   InlineDeflater,
   SentBytes,
+  SHARED_CONTEXT_MIN_BYTES,
   SharedCompressor,
   compressInline,
   socketsWithOwnContext,
+  worthCompressing,
 } from './inline-deflate';
 
 const OPTIONS = { level: 1, memLevel: 4, windowBits: 13 };
@@ -308,5 +310,52 @@ describe('contexts of their own, up to a limit', () => {
       ),
     );
     await until(() => socketsWithOwnContext() === before);
+  });
+
+  it('a socket on the shared context sends short messages uncompressed; its client reads them among the others', async () => {
+    limit = socketsWithOwnContext(); // no context of its own for the next sockets
+    const serverSide = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const client = new WebSocket(url, { perMessageDeflate: true });
+    await new Promise((resolve) => client.once('open', resolve));
+    const server = await serverSide;
+    const received: string[] = [];
+    client.on('message', (data: Buffer) => received.push(data.toString()));
+    const wire = () => (client as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
+    const read = (count: number) => until(() => received.length === count);
+    // Its first message puts it on the shared context.
+    server.send(frame(0).toString());
+    await read(1);
+    const short = Buffer.from('8 bytes!');
+    expect(worthCompressing(server, short.length)).toBe(false);
+    expect(worthCompressing(server, SHARED_CONTEXT_MIN_BYTES)).toBe(true);
+    let before = wire();
+    server.send(short, { compress: worthCompressing(server, short.length) });
+    await read(2);
+    // The frame's 2-byte header and the bytes themselves.
+    expect(wire() - before).toBe(2 + short.length);
+    before = wire();
+    server.send(frame(0).toString());
+    await read(3);
+    // Compressed, referring back to the first frame (not to the uncompressed one, which its client never inflated).
+    expect(wire() - before).toBeLessThan(frame(0).length / 2);
+    expect(received).toEqual([frame(0).toString(), '8 bytes!', frame(0).toString()]);
+    // A socket with a context of its own compresses any message.
+    limit = socketsWithOwnContext() + 1;
+    const ownSide = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const other = new WebSocket(url, { perMessageDeflate: true });
+    await new Promise((resolve) => other.once('open', resolve));
+    const own = await ownSide;
+    own.send(frame(1).toString());
+    await until(() => socketsWithOwnContext() === limit);
+    expect(worthCompressing(own, short.length)).toBe(true);
+    await Promise.all(
+      [client, other].map(
+        (c) =>
+          new Promise((resolve) => {
+            c.once('close', resolve);
+            c.close();
+          }),
+      ),
+    );
   });
 });

@@ -17,6 +17,7 @@ import type { UserRow } from '../db/schema';
 import { isOriginAllowed } from '../http/auth';
 import { AnswerChannel, appendedText } from './answer-channel';
 import type { FrameOutput } from './answer-channel';
+import { worthCompressing } from './inline-deflate';
 import { askQuestion } from './ask.service';
 import type { AbortCause } from './ask.service';
 import { rawText } from './raw-text';
@@ -91,6 +92,9 @@ export function appendMessage(text: string): Buffer | string {
   return LONE_SURROGATE.test(text) ? JSON.stringify({ type: 'append', text }) : Buffer.from(text);
 }
 
+const COMPRESSED = { compress: true } as const;
+const UNCOMPRESSED = { compress: false } as const;
+
 function output(socket: WebSocket, ctx: AppContext): FrameOutput {
   const connection = connectionOf(socket);
   endOnce(connection);
@@ -113,14 +117,17 @@ function output(socket: WebSocket, ctx: AppContext): FrameOutput {
   const delivered = (err?: Error) => {
     if (err) ctx.log.debug({ err }, 'frame not delivered');
   };
-  const send = (data: string | Buffer) => {
+  const send = (data: string | Buffer, compress = true) => {
     if (socket.readyState !== socket.OPEN) return;
     gather();
-    socket.send(data, delivered);
+    socket.send(data, compress ? COMPRESSED : UNCOMPRESSED, delivered);
   };
   return {
-    send,
-    append: (text) => send(appendMessage(text)),
+    send: (data) => send(data),
+    append(text) {
+      const message = appendMessage(text);
+      send(message, typeof message === 'string' || worthCompressing(socket, message.length));
+    },
     close(code, reason) {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
         gather();
