@@ -2,7 +2,7 @@ import type { ApiChatMessage, AskResponse } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnswerLog } from '../coordination/answer-log';
 import { frameOf, replay } from '../test/chat-client';
-import { AnswerChannel, FRAME_GAP_MS } from './answer-channel';
+import { AnswerChannel, FRAME_GAP_MS, appendedText } from './answer-channel';
 
 function answer(id: string, text: string): ApiChatMessage {
   return {
@@ -110,5 +110,20 @@ describe('answer frames', () => {
     expect(sent()).toEqual([{ type: 'message', conversation_id: 'conv', message: answer('m1', 'abc') }]);
     // The log stays delta-encoded for resumes.
     expect(logged().map((f) => f.type)).toEqual(['message', 'append']);
+  });
+
+  it("a logged append frame gives back its text (a resume sends it as the live socket got it); others don't", () => {
+    const log: string[] = [];
+    const c = new AnswerChannel(
+      { append: (_u: number, _a: string, frame: string) => log.push(frame) } as unknown as AnswerLog,
+      1,
+      'ask',
+      null,
+      'delta',
+    );
+    c.message('conv', answer('m1', '{"type":"append","text":'));
+    c.message('conv', answer('m1', '{"type":"append","text":"é 😀\n"}'));
+    c.endMessages('conv', () => answer('m1', '{"type":"append","text":"é 😀\n"}'));
+    expect(log.map(appendedText)).toEqual([null, '"é 😀\n"}', null]);
   });
 });
