@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../test/chat-client';
+import { dropRedisKeys, testRedisPrefix } from '../test/redis-keys';
 import { memoryCoordination } from './memory';
 import { redisCoordination } from './redis';
 import type { Coordination } from './types';
@@ -12,8 +12,10 @@ interface Subject {
 }
 
 const made: Coordination[] = [];
+const prefixes: string[] = [];
 afterAll(async () => {
   for (const c of made) await c.close();
+  for (const prefix of prefixes) await dropRedisKeys(redisUrl!, prefix);
 });
 
 function memory(): Subject {
@@ -31,7 +33,11 @@ const redisUrl = process.env.CC_TEST_REDIS_URL;
 if (redisUrl)
   implementations.push([
     'redis',
-    () => ({ c: redisCoordination(redisUrl, `cc_test_${randomBytes(4).toString('hex')}:`) }),
+    () => {
+      const prefix = testRedisPrefix();
+      prefixes.push(prefix);
+      return { c: redisCoordination(redisUrl, prefix) };
+    },
   ]);
 
 describe.each(implementations)('%s coordination', (_name, make) => {

@@ -1,23 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerSlot } from './queue';
 import { QueueTimeoutError } from '../errors/queue-errors';
 import { until } from '../test/chat-client';
+import { dropRedisKeys, testRedisPrefix } from '../test/redis-keys';
 import { Redis } from 'ioredis';
 import { TcpProxy } from '../test/tcp-proxy';
 import { RedisScheduler } from './redis-scheduler';
 
 const url = process.env.CC_TEST_REDIS_URL;
 const made: RedisScheduler[] = [];
+const prefixes: string[] = [];
 afterAll(async () => {
   for (const s of made) await s.close();
+  for (const prefix of prefixes) await dropRedisKeys(url!, prefix);
 });
 
 const slot: ServerSlot = { key: 'default:x', id: null, baseUrl: 'http://x/', capacity: 1, weight: 1 };
 
 /** Two schedulers on one Redis prefix behave as two instances of the product. */
 async function instances(n: number): Promise<RedisScheduler[]> {
-  const prefix = `cc_test_${randomBytes(4).toString('hex')}:`;
+  const prefix = testRedisPrefix();
+  prefixes.push(prefix);
   const schedulers = Array.from({ length: n }, () => {
     const s = new RedisScheduler(url!, prefix, () => [slot]);
     made.push(s);
@@ -87,7 +90,8 @@ describe.runIf(url)('RedisScheduler (several instances)', () => {
   });
 
   it('Redis back empty: a slot still held by another instance is not granted before it is re-registered', async () => {
-    const prefix = `cc_test_${randomBytes(4).toString('hex')}:`;
+    const prefix = testRedisPrefix();
+    prefixes.push(prefix);
     // Each instance reaches Redis through its own proxy, so they can come back at different times.
     const [pa, pb] = await Promise.all([TcpProxy.forUrl(url!), TcpProxy.forUrl(url!)]);
     const direct = new Redis(url!);

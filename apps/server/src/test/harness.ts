@@ -18,6 +18,7 @@ export type TestAppOptions = ContextOptions & { log?: pino.Logger };
 import type { LoadedUser } from '../presenters/user.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { createUser } from '../services/user.service';
+import { dropRedisKeys, testRedisPrefix } from './redis-keys';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' } as const;
 
@@ -107,6 +108,8 @@ export async function openTestApp(
   extend?: (app: FastifyInstance) => void,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
+  // Keys under a prefix the harness chose are removed when the app closes (a test that names one owns its keys).
+  const ownPrefix = config.data?.redis_prefix ? null : testRedisPrefix();
   const cfg = loadConfig(
     { CC_DATA_DIR: database.dataDir },
     {
@@ -122,7 +125,7 @@ export async function openTestApp(
               ? (config.data.redis_url ?? null)
               : (process.env.CC_TEST_REDIS_URL ?? null),
           // Apps given the same prefix share their coordination state, like instances of one deployment.
-          redis_prefix: config.data?.redis_prefix ?? `cc_test_${randomBytes(6).toString('hex')}:`,
+          redis_prefix: config.data?.redis_prefix ?? ownPrefix!,
         },
         // Test upstreams listen on loopback: users' own API addresses may reach it here (the guard's own tests
         // turn this off).
@@ -175,6 +178,9 @@ export async function openTestApp(
     async close() {
       await app.close();
       await closeContext(ctx);
+      // Through Redis itself, not a test's proxy in front of it (which may be cut).
+      const redisUrl = process.env.CC_TEST_REDIS_URL ?? cfg.data.redis_url;
+      if (ownPrefix && cfg.data.redis_url && redisUrl) await dropRedisKeys(redisUrl, ownPrefix);
     },
   };
 }
