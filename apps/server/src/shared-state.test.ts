@@ -9,6 +9,7 @@ import { startEmulator } from '@cc/upstream-emulator';
 import type { SharedChange } from './coordination/changes';
 import { ADMIN, createTestApp, freshDatabase, openTestApp } from './test/harness';
 import type { TestApp, TestDatabase } from './test/harness';
+import { dropRedisKeys, testRedisPrefix } from './test/redis-keys';
 import { multipartFile } from './test/upload';
 
 const API_KEY = 'sk-saved-on-a-0123456789';
@@ -61,7 +62,7 @@ describe.runIf(!!process.env.CC_TEST_DATABASE_URL && !!process.env.CC_TEST_REDIS
     let database: TestDatabase;
     const uploads = tempDir();
     const dirs: string[] = [uploads];
-    const prefix = `cc_test_${randomBytes(6).toString('hex')}:`;
+    const prefix = testRedisPrefix();
     let a: TestApp;
     let b: TestApp;
 
@@ -86,6 +87,7 @@ describe.runIf(!!process.env.CC_TEST_DATABASE_URL && !!process.env.CC_TEST_REDIS
     afterAll(async () => {
       await a?.close();
       await b?.close();
+      await dropRedisKeys(process.env.CC_TEST_REDIS_URL!, prefix);
       await database.drop();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyPassword } from '../services/password';
 import type * as PasswordModule from '../services/password';
 import { ADMIN, createTestApp, sessionCookie } from '../test/harness';
 import type { TestApp } from '../test/harness';
+import { dropRedisKeys, testRedisPrefix } from '../test/redis-keys';
 
 // The real verification, counted: throttling must refuse before a password is checked.
 vi.mock('../services/password', async (importOriginal) => {
@@ -131,7 +131,7 @@ describe('POST /api/auth/login', () => {
 
   it('limits login calls per address to 30 a minute; with Redis every instance counts together', async () => {
     const shared = process.env.CC_TEST_REDIS_URL;
-    const prefix = `cc_test_${randomBytes(6).toString('hex')}:`;
+    const prefix = testRedisPrefix();
     // Without Redis the second "instance" is the same app: the limit is then per instance.
     const a = shared ? await createTestApp({ data: { redis_prefix: prefix } }) : t;
     const b = shared ? await createTestApp({ data: { redis_prefix: prefix } }) : t;
@@ -151,7 +151,10 @@ describe('POST /api/auth/login', () => {
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toMatchObject({ code: 429, message: 'errors.tooManyRequests' });
     } finally {
-      if (shared) await Promise.all([a.close(), b.close()]);
+      if (shared) {
+        await Promise.all([a.close(), b.close()]);
+        await dropRedisKeys(shared, prefix);
+      }
     }
   });
 });
