@@ -14,6 +14,7 @@ import { ControlledUpstream } from './test/controlled-upstream';
 import type { ControlledStream } from './test/controlled-upstream';
 import { freshDatabase } from './test/harness';
 import type { TestDatabase } from './test/harness';
+import { dropRedisKeys, testRedisPrefix } from './test/redis-keys';
 import { TcpProxy } from './test/tcp-proxy';
 import { multipartFile } from './test/upload';
 
@@ -39,7 +40,7 @@ let balancer: Balancer;
 let a: Instance;
 let b: Instance;
 const dirs: string[] = [];
-const prefix = `cc_test_${randomBytes(6).toString('hex')}:`;
+const prefix = testRedisPrefix();
 let admin = '';
 
 /** The upstream: streams answered at once (`auto`) or held for the test; how many run now and at most. */
@@ -249,8 +250,7 @@ afterAll(async () => {
   await balancer?.close();
   await proxy?.close();
   await upstream?.close();
-  const keys = await redis.keys(`${prefix}*`).catch(() => []);
-  if (keys.length > 0) await redis.del(...keys);
+  await dropRedisKeys(REDIS, prefix);
   redis?.disconnect();
   await db?.end();
   await database?.drop();

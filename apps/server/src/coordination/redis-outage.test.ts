@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
@@ -9,6 +8,7 @@ import { ControlledUpstream } from '../test/controlled-upstream';
 import type { ControlledStream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
+import { dropRedisKeys, testRedisPrefix } from '../test/redis-keys';
 import { TcpProxy } from '../test/tcp-proxy';
 import { LEASE_REBUILD_MS } from './leases';
 
@@ -21,7 +21,7 @@ let url: string;
 let proxy: TcpProxy;
 let upstream: ControlledUpstream;
 let direct: Redis;
-const prefix = `cc_test_${randomBytes(6).toString('hex')}:`;
+const prefix = testRedisPrefix();
 /** Streams the upstream is serving right now, and the most ever served at once. */
 let active = 0;
 let peak = 0;
@@ -57,8 +57,7 @@ afterAll(async () => {
   await t.close();
   await proxy.close();
   await upstream.close();
-  const keys = await direct.keys(`${prefix}*`);
-  if (keys.length > 0) await direct.del(...keys);
+  await dropRedisKeys(REDIS, prefix);
   direct.disconnect();
 });
 

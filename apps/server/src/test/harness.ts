@@ -179,8 +179,9 @@ export async function openTestApp(
       await app.close();
       await closeContext(ctx);
       // Through Redis itself, not a test's proxy in front of it (which may be cut).
-      const redisUrl = process.env.CC_TEST_REDIS_URL ?? cfg.data.redis_url;
-      if (ownPrefix && cfg.data.redis_url && redisUrl) await dropRedisKeys(redisUrl, ownPrefix);
+      if (ownPrefix && cfg.data.redis_url) {
+        await dropRedisKeys(process.env.CC_TEST_REDIS_URL ?? cfg.data.redis_url, ownPrefix);
+      }
     },
   };
 }
