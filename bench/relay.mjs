@@ -66,6 +66,9 @@ const CHUNKS_PER_SECOND = 20;
 const FIRST_TOKEN_MS = 200;
 const SPREAD_MS = 3000;
 const WORDS = 130; // ≈ 100 chunks of 8 characters
+/** The long answer of the bytes rows: ≈ 2,300 chunks of 8 characters (~18 kB), at 200 chunks a second. */
+const LONG_WORDS = 2600;
+const LONG_CHUNKS_PER_SECOND = 200;
 const PROMPT = `#long ${WORDS}`;
 const ADMIN_PASSWORD = 'bench-admin-pass-1';
 const COST_WARM_UP = 200;
@@ -520,19 +523,20 @@ async function level(n, pattern) {
   };
 }
 
-async function bytesPerAnswerByte(mode, n) {
+async function bytesPerAnswerByte(mode, n, answer = 'short', prompt = PROMPT) {
   const results = await Promise.all(
-    cookies.slice(0, n).map((cookie) => relay(cookie, performance.now(), mode)),
+    cookies.slice(0, n).map((cookie) => relay(cookie, performance.now(), mode, prompt)),
   );
   const ok = results.filter((r) => r.ok);
   const wire = ok.reduce((s, r) => s + r.wireBytes, 0);
-  const answer = ok.reduce((s, r) => s + r.answerBytes, 0);
+  const answerBytes = ok.reduce((s, r) => s + r.answerBytes, 0);
   return {
     mode,
+    answer,
     asks: ok.length,
     wire_bytes: wire,
-    answer_bytes: answer,
-    bytes_per_answer_byte: round(wire / answer, 2),
+    answer_bytes: answerBytes,
+    bytes_per_answer_byte: round(wire / answerBytes, 2),
   };
 }
 
@@ -644,6 +648,20 @@ for (const n of LEVELS) {
 }
 const bytes = [];
 for (const mode of ['full', 'delta']) bytes.push(await bytesPerAnswerByte(mode, Number(args['bytes-asks'])));
+// A long answer (~18 kB) from a faster upstream (200 chunks a second: several chunks to a frame), in fewer asks.
+if (Number(args['bytes-asks']) > 0) {
+  const knobs = async (body) =>
+    fetch(`${upstream}/__control/knobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await knobs({ tokensPerSecond: (CHUNK_CHARS / 4) * LONG_CHUNKS_PER_SECOND });
+  const asks = Math.min(10, Number(args['bytes-asks']));
+  for (const mode of ['full', 'delta'])
+    bytes.push(await bytesPerAnswerByte(mode, asks, 'long', `#long ${LONG_WORDS}`));
+  await knobs({ tokensPerSecond: (CHUNK_CHARS / 4) * CHUNKS_PER_SECOND });
+}
 clearInterval(rssSampler);
 
 console.log(

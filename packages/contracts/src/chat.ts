@@ -62,7 +62,10 @@ export const AskRequest = z
       .max(MAX_IMAGES_PER_ASK, { message: V.tooManyImages })
       .nullable()
       .optional(),
-    /** `delta`: frames carry only what changed, the last one the complete message (our web client). */
+    /**
+     * `delta`: a message is sent whole once, then only what changed — appended text, changed fields — up to its end
+     * (our web client).
+     */
     stream_mode: z.enum(['full', 'delta']).default('full'),
     /**
      * Names the answer (the client makes it up), so that a client that loses its socket can resume it with a
@@ -116,8 +119,15 @@ export const StopRequest = z.object({
 });
 export type StopRequest = z.infer<typeof StopRequest>;
 
-/** Appended text of one message (delta mode). */
-export const MessageDelta = z.object({ message_id: z.string(), append: z.string() });
+/**
+ * What changed in an already-sent message (delta mode): text appended to its text, and the fields other than its
+ * content that changed (`set`: each with its new value, an object replacing the old one whole).
+ */
+export const MessageDelta = z.object({
+  message_id: z.string(),
+  append: z.string(),
+  set: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** Every frame the server sends on `/api/chat` (SPEC §3 AskResponse), discriminated by `type`. */
 export const AskResponse = z.discriminatedUnion('type', [
@@ -137,9 +147,9 @@ export const AskResponse = z.discriminatedUnion('type', [
     type: z.literal('message'),
     tip: z.string().nullable().optional(),
     conversation_id: z.string(),
-    /** The whole message so far (full mode; in delta mode on a new message, a structure change and the end). */
+    /** The whole message so far (full mode; in delta mode a new message, or a change a delta cannot carry). */
     message: ChatMessage.optional(),
-    /** Delta mode: text appended to an already-sent message. */
+    /** Delta mode: what changed in an already-sent message. */
     delta: MessageDelta.optional(),
     /** Title generated for a new conversation. */
     title: z.string().optional(),

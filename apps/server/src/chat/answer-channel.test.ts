@@ -63,10 +63,36 @@ describe('answer frames', () => {
     c.message('conv', answer('m1', 'Hello, world'));
     nextTurn();
     expect(sent()[2]).toEqual({ type: 'append', text: 'ld' });
-    c.endMessages('conv', () => answer('m1', 'Hello, world'));
+    // The end changes fields, in two snapshots: one delta with the last text and the fields' last values; nothing
+    // repeats the message.
+    vi.advanceTimersByTime(20);
+    c.message('conv', { ...answer('m1', 'Hello, world!'), metadata: { finish_reason: 'stop' } });
+    c.message('conv', {
+      ...answer('m1', 'Hello, world!'),
+      metadata: { finish_reason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 3 } },
+    });
+    c.endMessages();
     expect(sent().map((f) => f.type)).toEqual(['message', 'append', 'append', 'message']);
+    expect(sent()[3]).toEqual({
+      type: 'message',
+      conversation_id: 'conv',
+      delta: {
+        message_id: 'm1',
+        append: '!',
+        set: { metadata: { finish_reason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 3 } } },
+      },
+    });
     expect(logged()).toEqual(sent());
-    expect(replay(sent()).get('m1')).toBe('Hello, world');
+    expect(replay(sent()).get('m1')).toBe('Hello, world!');
+  });
+
+  it('the end sends the text still waiting for its gap', () => {
+    const { c, sent } = channel('delta');
+    c.message('conv', answer('m1', 'Hel'));
+    c.message('conv', answer('m1', 'Hello'));
+    expect(sent()).toHaveLength(1);
+    c.endMessages();
+    expect(sent()[1]).toEqual({ type: 'append', text: 'lo' });
   });
 
   it('no chunk waits longer than the gap, and pending text goes out before any other frame', () => {
@@ -123,7 +149,8 @@ describe('answer frames', () => {
     );
     c.message('conv', answer('m1', '{"type":"append","text":'));
     c.message('conv', answer('m1', '{"type":"append","text":"é 😀\n"}'));
-    c.endMessages('conv', () => answer('m1', '{"type":"append","text":"é 😀\n"}'));
+    c.endMessages();
+    c.send({ type: 'message', conversation_id: 'conv', title: 'A title' });
     expect(log.map(appendedText)).toEqual([null, '"é 😀\n"}', null]);
   });
 });

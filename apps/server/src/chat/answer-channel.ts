@@ -36,7 +36,8 @@ const CHECK_FRAMES = process.env.NODE_ENV === 'test';
  * text alone as a binary message: see `FrameOutput.append`). Chunks that arrive close together go out as one frame:
  * a chunk is sent when the current turn of the event loop ends, unless a frame went out less than FRAME_GAP_MS ago —
  * then it waits for the rest of that gap, gathering what else arrives. So no chunk waits longer than the gap, and a
- * fast upstream costs a frame per gap, not a frame per chunk.
+ * fast upstream costs a frame per gap, not a frame per chunk. Other fields of that message that change (an answer's
+ * end sets its finish reason, then its token counts) wait with the text: the gap's changes go out as one delta.
  */
 export class AnswerChannel implements AnswerSink {
   private readonly logEncoder = new FrameEncoder('delta');
@@ -46,6 +47,8 @@ export class AnswerChannel implements AnswerSink {
   private named: string | null = null;
   /** Text for `named` not sent yet. */
   private pendingText = '';
+  /** Other fields of `named` changed and not sent yet (with the conversation its frames name), or null. */
+  private pendingSet: { conversationId: string; set: Record<string, unknown> } | null = null;
   /** Full mode: the newest snapshot of a message not sent to the socket yet. */
   private pendingSnapshot: { conversationId: string; message: ChatMessage } | null = null;
   private scheduled:
@@ -82,6 +85,12 @@ export class AnswerChannel implements AnswerSink {
     const frame = this.logEncoder.encode(conversationId, message, appended);
     if (frame.type === 'message' && frame.delta && frame.delta.message_id === this.named) {
       this.pendingText += frame.delta.append;
+      // Changed fields wait with the text: one frame carries the changes of the gap (an answer's end changes its
+      // finish reason, then its token counts).
+      if (frame.delta.set) {
+        const set = { ...this.pendingSet?.set, ...frame.delta.set };
+        this.pendingSet = { conversationId: frame.conversation_id, set };
+      }
     } else {
       this.flushText();
       this.emit(serialize(frame), false);
@@ -110,14 +119,8 @@ export class AnswerChannel implements AnswerSink {
         : { kind: 'turn', handle: setImmediate(this.scheduledFlush) };
   }
 
-  endMessages(conversationId: string, messageOf: (id: string) => ChatMessage | undefined): void {
+  endMessages(): void {
     this.flush();
-    for (const id of this.logEncoder.pendingFull()) {
-      const message = messageOf(id);
-      if (!message) continue;
-      this.emit(serialize({ type: 'message', conversation_id: conversationId, message }), false);
-      this.named = message.id;
-    }
   }
 
   close(code: number, reason: string): void {
@@ -139,6 +142,14 @@ export class AnswerChannel implements AnswerSink {
   }
 
   private flushText(): void {
+    const pendingSet = this.pendingSet;
+    if (pendingSet && this.named !== null) {
+      const delta = { message_id: this.named, append: this.pendingText, set: pendingSet.set };
+      this.pendingText = '';
+      this.pendingSet = null;
+      this.emit(serialize({ type: 'message', conversation_id: pendingSet.conversationId, delta }), false);
+      return;
+    }
     if (!this.pendingText) return;
     const text = this.pendingText;
     this.pendingText = '';

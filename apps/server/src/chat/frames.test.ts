@@ -17,17 +17,18 @@ function answer(text: string, metadata: Record<string, unknown> = {}): ApiChatMe
   };
 }
 
-/** What each frame is: a delta (its appended text) or a whole message. */
+/** What each frame is: a delta (its appended text, then the fields it sets as JSON) or a whole message. */
 function kinds(encoder: FrameEncoder, messages: ChatMessage[]): string[] {
   return messages.map((m) => {
     const frame = encoder.encode('conv', m);
     if (frame.type !== 'message') throw new Error('not a message frame');
-    return frame.delta ? `+${frame.delta.append}` : 'whole';
+    if (!frame.delta) return 'whole';
+    return `+${frame.delta.append}${frame.delta.set ? ` ${JSON.stringify(frame.delta.set)}` : ''}`;
   });
 }
 
 describe('delta frames', () => {
-  it('text that only grows goes as appends; any other change sends the whole message', () => {
+  it('text that only grows goes as appends, other changed fields with it; replaced text sends the whole message', () => {
     const encoder = new FrameEncoder('delta');
     const finished = { finish_reason: 'stop' };
     expect(
@@ -41,18 +42,30 @@ describe('delta frames', () => {
         { ...answer('Hello, world!!!!', finished), parent: 'q2', author_name: 'bot' },
         answer('Bye', finished),
       ]),
-    ).toEqual(['whole', '+lo', '+, world', 'whole', '+!', 'whole', 'whole', 'whole']);
+    ).toEqual([
+      'whole',
+      '+lo',
+      '+, world',
+      '+! {"metadata":{"finish_reason":"stop"}}',
+      '+!',
+      '+! {"parent":"q2"}',
+      '+! {"author_name":"bot"}',
+      'whole',
+    ]);
   });
 
-  it('a change made in place to an object the last frame carried still sends the whole message', () => {
+  it('a change made in place to an object the last frame carried still shows', () => {
     const encoder = new FrameEncoder('delta');
     const metadata: Record<string, unknown> = { finish_reason: null };
     expect(kinds(encoder, [answer('a', metadata), answer('ab', metadata)])).toEqual(['whole', '+b']);
     metadata.finish_reason = 'stop';
-    expect(kinds(encoder, [answer('abc', metadata)])).toEqual(['whole']);
+    expect(kinds(encoder, [answer('abc', metadata), answer('abcd', metadata)])).toEqual([
+      '+c {"metadata":{"finish_reason":"stop"}}',
+      '+d',
+    ]);
   });
 
-  it('arrays, flat and nested objects changed in place, or a field turning into an object, send the whole message', () => {
+  it('arrays, flat and nested objects changed in place, or a field turning into an object, are set again', () => {
     const encoder = new FrameEncoder('delta');
     const children: string[] = [];
     const metadata: Record<string, unknown> = { finish_reason: null, citations: [{ start: 1 }] };
@@ -63,9 +76,12 @@ describe('delta frames', () => {
     });
     expect(kinds(encoder, [at('a'), at('ab')])).toEqual(['whole', '+b']);
     children.push('c1');
-    expect(kinds(encoder, [at('abc'), at('abcd')])).toEqual(['whole', '+d']);
+    expect(kinds(encoder, [at('abc'), at('abcd')])).toEqual(['+c {"children":["c1"]}', '+d']);
     (metadata.citations as { start: number }[])[0]!.start = 2;
-    expect(kinds(encoder, [at('abcde'), at('abcdef')])).toEqual(['whole', '+f']);
+    expect(kinds(encoder, [at('abcde'), at('abcdef')])).toEqual([
+      '+e {"metadata":{"finish_reason":null,"citations":[{"start":2}]}}',
+      '+f',
+    ]);
     expect(
       kinds(encoder, [
         at('abcdefg', { author_name: { name: 'x' } as unknown as null }),
@@ -75,7 +91,7 @@ describe('delta frames', () => {
           metadata: { finish_reason: null, citations: [{ start: 2 }] } as ApiChatMessage['metadata'],
         }),
       ]),
-    ).toEqual(['whole', '+h', 'whole', '+j']);
+    ).toEqual(['+g {"author_name":{"name":"x"}}', '+h', '+i {"author_name":null}', '+j']);
   });
 
   it("takes the source's appended text as the delta when the lengths agree, without reading the message's text", () => {
@@ -85,7 +101,7 @@ describe('delta frames', () => {
       if (frame.type !== 'message') throw new Error('not a message frame');
       return frame.delta ? `+${frame.delta.append}` : 'whole';
     };
-    // (The source's word is taken: a text that disagreed with it would show only in the final whole message.)
+    // (The source's word is taken: its appended text is, by its contract, what the text grew by.)
     expect([at('ab'), at('abcd', 'XY'), at('abcdef', 'toolong'), at('abcdefg', '')]).toEqual([
       'whole',
       '+XY',
@@ -94,13 +110,21 @@ describe('delta frames', () => {
     ]);
   });
 
-  it('a field that appears or goes away sends the whole message', () => {
+  it('a field that appears is set; one that goes away sends the whole message', () => {
     const encoder = new FrameEncoder('delta');
-    const withStatus = { ...answer('ab'), status: 'in_progress' } as unknown as ChatMessage;
-    expect(kinds(encoder, [answer('a'), withStatus, answer('abc')])).toEqual(['whole', 'whole', 'whole']);
+    const status = (s: string) => ({ ...answer('ab'), status: s }) as unknown as ChatMessage;
+    expect(kinds(encoder, [answer('a'), status('in_progress'), status('done'), answer('abc')])).toEqual([
+      'whole',
+      '+b {"status":"in_progress"}',
+      '+ {"status":"done"}',
+      'whole',
+    ]);
+    // Fields in another order are the same fields.
+    const { id, role, ...rest } = answer('abcd');
+    expect(kinds(encoder, [{ ...rest, role, id }])).toEqual(['+d']);
   });
 
-  it('content other than plain text always goes whole; the end resends the messages whose last frame was a delta', () => {
+  it('content other than plain text always goes whole', () => {
     const encoder = new FrameEncoder('delta');
     const code = (text: string) =>
       ({
@@ -114,7 +138,6 @@ describe('delta frames', () => {
       'whole',
       '+y',
     ]);
-    expect(encoder.pendingFull()).toEqual(['m1']);
   });
 
   it('full mode sends every snapshot whole', () => {

@@ -9,8 +9,8 @@ export interface AnswerSink {
   send(frame: AskResponse): void;
   /** The whole message so far; `appended`: its text since the last snapshot, if the source knows (SourceEvent). */
   message(conversationId: string, message: ChatMessage, appended?: string): void;
-  /** The end of the stream: every message whose last frame was a delta is sent whole. */
-  endMessages(conversationId: string, messageOf: (id: string) => ChatMessage | undefined): void;
+  /** The end of the stream: what the frames have not sent yet goes out now (the client has every message whole). */
+  endMessages(): void;
   close(code: number, reason: string): void;
 }
 
@@ -95,31 +95,44 @@ function shapeOf(m: ChatMessage): Shape {
   return shape;
 }
 
-/** Whether `m` has the same fields, in the same order, as `shape` (the content aside). */
-function sameShape(shape: Shape, m: ChatMessage): boolean {
-  let i = 0;
+/**
+ * The fields of `m` (the content aside) that differ from `shape`, with their values in `m`: undefined when none does
+ * (the usual case: no object is made), null when a field of `shape` is gone from `m` (a delta cannot say that).
+ */
+function changedFields(shape: Shape, m: ChatMessage): Record<string, unknown> | null | undefined {
+  let changed: Record<string, unknown> | undefined;
+  let found = 0;
+  let next = 0;
   for (const key in m) {
     if (key === 'content' || !hasOwn(m, key)) continue;
-    if (i >= shape.keys.length || shape.keys[i] !== key) return false;
     const value = (m as Record<string, unknown>)[key];
-    const before = shape.values[i];
+    // Fields come in the order of the last frame's: look further only when one appeared or moved.
+    const at = shape.keys[next] === key ? next : shape.keys.indexOf(key);
+    if (at === -1) {
+      (changed ??= {})[key] = value;
+      continue;
+    }
+    found++;
+    next = at + 1;
+    const before = shape.values[at];
     const same = isObject(value)
       ? isObject(before) && unchanged(before as Kept, value)
       : !isObject(before) && Object.is(value, before);
-    if (!same) return false;
-    i++;
+    if (!same) (changed ??= {})[key] = value;
   }
-  return i === shape.keys.length;
+  return found === shape.keys.length ? changed : null;
 }
 
 /**
- * Turns cumulative snapshots into frames. Full mode: every frame carries the whole message. Delta mode: a frame
- * carries only the appended text when that is all that changed; a new message, any other change and the final
- * state carry the whole message. Per-chunk work is proportional to the chunk, not to the answer: the text's tail
- * is compared, and the other fields against a copy (see `Kept`).
+ * Turns cumulative snapshots into frames. Full mode: every frame carries the whole message. Delta mode: a message is
+ * sent whole once; after that a frame carries what changed — the appended text, and the other fields that changed
+ * (`set`, with their new values). A message goes whole again only when its text is replaced rather than appended
+ * to, its content is not plain text, or a field went away; the end of the answer repeats nothing. Per-chunk work is
+ * proportional to the chunk, not to the answer: the text's tail is compared, and the other fields against a copy
+ * (see `Kept`).
  */
 export class FrameEncoder {
-  private readonly last = new Map<string, { text: string | null; shape: Shape | null; fullSent: boolean }>();
+  private readonly last = new Map<string, { text: string | null; shape: Shape | null }>();
 
   /** Cheap prefix test: same length or longer, and the previous text's tail sits at the same place. */
   private static extends(prev: string, next: string): boolean {
@@ -138,26 +151,25 @@ export class FrameEncoder {
     if (this.mode === 'full') return { type: 'message', conversation_id: conversationId, message: m };
     const text = appendableText(m);
     const prev = this.last.get(m.id);
-    if (prev && prev.text !== null && prev.shape !== null && text !== null && sameShape(prev.shape, m)) {
+    if (prev && prev.text !== null && prev.shape !== null && text !== null) {
       const append =
         appended !== undefined && text.length === prev.text.length + appended.length
           ? appended
           : FrameEncoder.extends(prev.text, text)
             ? text.slice(prev.text.length)
             : null;
-      if (append !== null) {
+      const set = append === null ? null : changedFields(prev.shape, m);
+      if (append !== null && set !== null) {
         prev.text = text;
-        prev.fullSent = false;
-        return { type: 'message', conversation_id: conversationId, delta: { message_id: m.id, append } };
+        if (set === undefined) {
+          return { type: 'message', conversation_id: conversationId, delta: { message_id: m.id, append } };
+        }
+        prev.shape = shapeOf(m);
+        return { type: 'message', conversation_id: conversationId, delta: { message_id: m.id, append, set } };
       }
     }
     // A message whose content is not plain text never becomes a delta: its shape is not needed.
-    this.last.set(m.id, { text, shape: text === null ? null : shapeOf(m), fullSent: true });
+    this.last.set(m.id, { text, shape: text === null ? null : shapeOf(m) });
     return { type: 'message', conversation_id: conversationId, message: m };
-  }
-
-  /** Ids whose last frame was a delta: the end sends their complete message. */
-  pendingFull(): string[] {
-    return [...this.last.entries()].filter(([, v]) => !v.fullSent).map(([id]) => id);
   }
 }

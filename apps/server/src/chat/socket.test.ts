@@ -202,8 +202,10 @@ describe('/api/chat on openai_api', () => {
     expect(text.indexOf('[DONE]')).toBeLessThan(text.length - 10);
   });
 
-  it('delta mode sends appended text (append frames) and ends with the complete message', async () => {
+  it('delta mode sends the message whole once, then appended text and changed fields only', async () => {
     const u = await userCookie();
+    // ~175 chunks, 2 ms apart: several append frames (one a gap), then the end.
+    emulator.setKnobs({ tokensPerSecond: 1000, chunkSize: 8 });
     const r = await ask(
       url,
       {
@@ -215,20 +217,31 @@ describe('/api/chat on openai_api', () => {
       },
       { cookie: u.cookie },
     );
-    // Between the first and the last whole message: only appended text, each the text alone in a binary message.
+    // After the first whole message: appended text, each the text alone in a binary message, and at the end the
+    // fields that changed (the finish reason, the usage) — the text is never sent twice.
     const appends = r.frames.filter((f) => f.type === 'append');
     expect(appends.length).toBeGreaterThan(0);
     expect(r.binary).toBe(appends.length);
+    const answer = messages(r.frames).find((f) => f.message?.role === 'assistant')!.message!;
     let rebuilt = '';
+    let metadata: unknown = answer.metadata;
     for (const f of r.frames) {
       if (f.type === 'message' && f.message?.role === 'assistant') rebuilt = messageText(f.message);
-      if (f.type === 'message' && f.delta) rebuilt += f.delta.append;
+      if (f.type === 'message' && f.delta) {
+        rebuilt += f.delta.append;
+        metadata = f.delta.set?.metadata ?? metadata;
+      }
       if (f.type === 'append') rebuilt += f.text;
     }
-    expect(rebuilt).toBe(lastText(r.frames));
+    expect(messages(r.frames).filter((f) => f.message?.role === 'assistant')).toHaveLength(1);
+    const stored = (await history(u.cookie, messages(r.frames)[0]!.conversation_id)).mapping[answer.id]!;
+    expect(rebuilt).toBe(messageText(stored));
+    expect(metadata).toEqual(stored.metadata);
+    expect(metadata).toMatchObject({
+      finish_reason: 'stop',
+      usage: { completion_tokens: expect.any(Number) },
+    });
     expect(rebuilt.split(/\s+/).length).toBeGreaterThanOrEqual(200);
-    const fullFrames = messages(r.frames).filter((f) => f.message?.role === 'assistant');
-    expect(fullFrames.length).toBeLessThan(5);
   });
 
   it('appended text goes as binary UTF-8, or as an append frame when it holds half a surrogate pair', () => {

@@ -109,7 +109,7 @@ export class StreamSession implements AnswerWriteSource {
     } finally {
       streamEnded();
     }
-    if (this.conversationId) this.sink.endMessages(this.conversationId, (id) => this.messages.get(id));
+    this.sink.endMessages();
     await this.flush(true);
   }
 

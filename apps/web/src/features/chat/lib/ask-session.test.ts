@@ -29,6 +29,35 @@ describe('ask session', () => {
     expect(s).toMatchObject({ phase: 'streaming', conversationId: 'c1', named: 'a1' });
   });
 
+  it('a delta sets the fields that changed, keeps the text it streamed, and leaves the other messages alone', () => {
+    let s = startAsk(null, null);
+    s = applyFrame(s, { type: 'message', conversation_id: 'c1', message: api('u1', 'user', 'hi') });
+    s = applyFrame(s, { type: 'message', conversation_id: 'c1', message: api('a1', 'assistant', 'Hel') });
+    const user = s.messages[0];
+    s = applyFrame(s, { type: 'append', text: 'lo' });
+    s = applyFrame(s, {
+      type: 'message',
+      conversation_id: 'c1',
+      delta: { message_id: 'a1', append: '!', set: { metadata: { finish_reason: 'stop', usage: null } } },
+    });
+    s = applyFrame(s, {
+      type: 'message',
+      conversation_id: 'c1',
+      delta: { message_id: 'a1', append: '', set: { metadata: { finish_reason: 'stop', usage: { a: 1 } } } },
+    });
+    expect(s.messages[0]).toBe(user);
+    expect(textOf(s.messages[1]!)).toBe('Hello!');
+    expect(s.messages[1]).toMatchObject({
+      id: 'a1',
+      role: 'assistant',
+      metadata: { finish_reason: 'stop', usage: { a: 1 } },
+    });
+    // A delta that changes nothing keeps the state's messages as they were (no row re-renders).
+    const before = s.messages;
+    s = applyFrame(s, { type: 'message', conversation_id: 'c1', delta: { message_id: 'a1', append: '' } });
+    expect(s.messages).toBe(before);
+  });
+
   it('walks queueing → waiting → message frames with deltas, replacing the temp user bubble', () => {
     let s = startAsk(web('temp_user_1', 'user', 'hi'), null);
     s = applyFrame(s, { type: 'queueing', tip: 'tips.queueing', position: 2 });

@@ -46,11 +46,22 @@ function upsert(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
   return messages.map((m, i) => (i === index ? message : m));
 }
 
-/** The messages with `text` appended to one of them (the others keep their identity). */
-function appendTo(messages: ChatMessage[], id: string, text: string): ChatMessage[] {
+/**
+ * The messages with `text` appended to one of them and `set`, its other changed fields, applied (the others keep
+ * their identity).
+ */
+function appendTo(
+  messages: ChatMessage[],
+  id: string,
+  text: string,
+  set?: Record<string, unknown>,
+): ChatMessage[] {
   const index = messages.findIndex((m) => m.id === id);
   const target = messages[index];
-  return target ? messages.map((m, i) => (i === index ? appendText(target, text) : m)) : messages;
+  if (!target) return messages;
+  const appended = appendText(target, text);
+  const changed = set ? ({ ...appended, ...set, content: appended.content } as ChatMessage) : appended;
+  return changed === target ? messages : messages.map((m, i) => (i === index ? changed : m));
 }
 
 /** Applies one AskResponse frame. Untouched messages keep their identity (their rows do not re-render). */
@@ -82,7 +93,8 @@ export function applyFrame(state: AskState, frame: AskResponse): AskState {
     case 'message': {
       let messages = state.messages;
       if (frame.message) messages = upsert(messages, frame.message);
-      if (frame.delta) messages = appendTo(messages, frame.delta.message_id, frame.delta.append);
+      if (frame.delta)
+        messages = appendTo(messages, frame.delta.message_id, frame.delta.append, frame.delta.set);
       return {
         ...state,
         phase: 'streaming',
