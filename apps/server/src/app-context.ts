@@ -12,6 +12,7 @@ import type { TaskRunner } from './tasks/runner';
 import type { DemoUpstream, UpstreamDirectory } from './services/upstream.service';
 import type { RunningAsks } from './chat/running-asks';
 import type { AnswerWriter } from './chat/answer-writer';
+import type { ActivityWriter } from './services/activity-writer';
 import type { StartQueue } from './chat/turns';
 
 /** Where this process is in its life: serving, or draining after SIGTERM (readiness turns 503). */
@@ -63,6 +64,8 @@ export interface AppContext {
   running: RunningAsks;
   /** Writes the answers streaming here together, once a second (at most 250 of them a second). */
   answers: AnswerWriter;
+  /** Writes users' activity marks together, within a second (readers that show them flush it first). */
+  activity: ActivityWriter;
   /** Admits the asks arriving here one at a time, in arrival order. */
   starts: StartQueue;
 }

@@ -14,6 +14,7 @@ import { throttleWarnings } from './coordination/warn-throttle';
 import { openDb } from './db/client';
 import { prepareSchema } from './db/migrate';
 import { AnswerWriter } from './chat/answer-writer';
+import { ActivityWriter } from './services/activity-writer';
 import { StartQueue } from './chat/turns';
 import { RunningAsks, SWEEP_EVERY_MS, settleInterrupted } from './chat/running-asks';
 import { Scheduler } from './chat/scheduler';
@@ -261,6 +262,7 @@ export async function createContext(
       instanceId,
       running: new RunningAsks({ dbHandle, log }, instanceId),
       answers: new AnswerWriter(dbHandle.db, log),
+      activity: new ActivityWriter(dbHandle.db, log),
       starts: new StartQueue({ sliceMs: options.startSliceMs }),
     };
     await Promise.all([ctx.coordination.ready?.(), ctx.scheduler.ready?.()]);
@@ -306,6 +308,7 @@ export async function closeContext(ctx: AppContext): Promise<void> {
   for (const timer of refreshTimers.get(ctx) ?? []) clearInterval(timer);
   ctx.running.close();
   await ctx.answers.close();
+  await ctx.activity.close();
   await ctx.tasks.stop();
   await ctx.demo?.close();
   await ctx.scheduler.close();

@@ -99,7 +99,7 @@ export async function admitAsk(
   alongside?: (trx: Executor, charge: Charge) => Promise<void>,
 ): Promise<Admission> {
   const { source, model } = request;
-  await markUserActive(ctx, user);
+  markUserActive(ctx, user);
   if (!isModelOfSource(source, model)) throw fail.invalidParams(ERROR_DETAILS.unknownModel, { model });
   const conversation = request.new_conversation ? null : await conversationToContinue(ctx, user, request);
   const question =

@@ -1,6 +1,16 @@
 import { sql } from 'kysely';
 import type { NewUserRow, UserRow, UserRowUpdate } from '../db/schema';
+import { prepared } from '../db/prepared';
 import type { Executor } from './executor';
+
+/** A batch of activity marks runs it once per user. */
+const touchActive = prepared((db, v: { id: number; now: string; staleBefore: string }) =>
+  db
+    .updateTable('users')
+    .set({ last_active_time: v.now })
+    .where('id', '=', v.id)
+    .where((eb) => eb.or([eb('last_active_time', 'is', null), eb('last_active_time', '<', v.staleBefore)])),
+);
 
 /** Filters of the admin user list. */
 export interface UserFilter {
@@ -113,12 +123,7 @@ export function userRepository(db: Executor) {
     },
     /** Writes last_active_time only when the stored one is older than `staleBefore` (≤ one write a minute). */
     async touchActive(id: number, now: string, staleBefore: string): Promise<void> {
-      await db
-        .updateTable('users')
-        .set({ last_active_time: now })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('last_active_time', 'is', null), eb('last_active_time', '<', staleBefore)]))
-        .execute();
+      await touchActive.run(db, { id, now, staleBefore });
     },
     /**
      * How many non-superusers were active since each of the given times (ISO), in one pass; the scan is bounded by

@@ -175,21 +175,22 @@ export async function authenticate(
   const found = await findSession(ctx, token, nowStr);
   if (!found || found.user.is_active !== 1) return null;
   if (options.markActive) {
-    const staleBefore = await markUserActive(ctx, found.user, now);
+    const staleBefore = markUserActive(ctx, found.user, now);
     if (found.session.last_seen_at < staleBefore) await sessionRepository(db).touch(found.session.id, nowStr);
   }
   return found;
 }
 
 /**
- * Records that the user did something (a request, an ask), at most one write a minute. Returns the time before
- * which a stored activity mark counts as stale.
+ * Records that the user did something (a request, an ask), at most one write a minute (written within a second,
+ * with other users' marks: `ActivityWriter`). Returns the time before which a stored activity mark counts as stale.
  */
-export async function markUserActive(ctx: AppContext, user: UserRow, now = new Date()): Promise<string> {
+export function markUserActive(ctx: AppContext, user: UserRow, now = new Date()): string {
   const nowStr = now.toISOString();
   const staleBefore = new Date(now.getTime() - ACTIVITY_WRITE_INTERVAL_MS).toISOString();
+  ctx.activity.apply(user);
   if (!user.last_active_time || user.last_active_time < staleBefore) {
-    await userRepository(ctx.dbHandle.db).touchActive(user.id, nowStr, staleBefore);
+    ctx.activity.mark(user.id, nowStr, staleBefore);
     user.last_active_time = nowStr;
   }
   return staleBefore;

@@ -16,6 +16,7 @@ export async function commonStatus(ctx: AppContext): Promise<CommonStatus> {
   const db = ctx.dbHandle.db;
   const now = Date.now();
   const since = (ms: number) => new Date(now - ms).toISOString();
+  await ctx.activity.flush();
   const [m5 = 0, h1 = 0, d1 = 0] = await userRepository(db).countActiveNonSuperusersSince([
     since(5 * 60_000),
     since(3600_000),

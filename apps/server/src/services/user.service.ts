@@ -101,6 +101,7 @@ export async function getUser(
 ): Promise<LoadedUser> {
   const row = await userRepository(db).findById(userId);
   if (!row) throw fail.userNotExist();
+  ctx.activity.apply(row);
   const [loaded] = await loadMany(db, [row]);
   if (!loaded) throw fail.userNotExist();
   return loaded;
@@ -121,6 +122,8 @@ export async function listUsersPage(
   const db = ctx.dbHandle.db;
   const repo = userRepository(db);
   const filter = userFilter(query);
+  // Sorted and filtered by activity in the database: the marks waiting to be written go first.
+  await ctx.activity.flush();
   const rows = await repo.page(filter, {
     sort: query.sort,
     desc: query.order === 'desc',
