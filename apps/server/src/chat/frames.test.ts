@@ -122,6 +122,8 @@ describe('delta frames', () => {
     // Fields in another order are the same fields.
     const { id, role, ...rest } = answer('abcd');
     expect(kinds(encoder, [{ ...rest, role, id }])).toEqual(['+d']);
+    // A field that turns undefined is gone from the JSON: the message goes whole.
+    expect(kinds(encoder, [{ ...answer('abcde'), author_name: undefined }])).toEqual(['whole']);
   });
 
   it('content other than plain text always goes whole', () => {

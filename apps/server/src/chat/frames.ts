@@ -97,7 +97,8 @@ function shapeOf(m: ChatMessage): Shape {
 
 /**
  * The fields of `m` (the content aside) that differ from `shape`, with their values in `m`: undefined when none does
- * (the usual case: no object is made), null when a field of `shape` is gone from `m` (a delta cannot say that).
+ * (the usual case: no object is made), null when a field of `shape` is gone from `m` or became `undefined` (a
+ * delta cannot say that: JSON has no undefined).
  */
 function changedFields(shape: Shape, m: ChatMessage): Record<string, unknown> | null | undefined {
   let changed: Record<string, unknown> | undefined;
@@ -118,7 +119,10 @@ function changedFields(shape: Shape, m: ChatMessage): Record<string, unknown> | 
     const same = isObject(value)
       ? isObject(before) && unchanged(before as Kept, value)
       : !isObject(before) && Object.is(value, before);
-    if (!same) (changed ??= {})[key] = value;
+    if (!same) {
+      if (value === undefined) return null;
+      (changed ??= {})[key] = value;
+    }
   }
   return found === shape.keys.length ? changed : null;
 }
