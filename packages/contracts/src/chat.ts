@@ -120,8 +120,9 @@ export const StopRequest = z.object({
 export type StopRequest = z.infer<typeof StopRequest>;
 
 /**
- * What changed in an already-sent message (delta mode): text appended to its text, and the fields other than its
- * content that changed (`set`: each with its new value, an object replacing the old one whole).
+ * What changed in an already-sent message (delta mode): text appended to its text (an API message's text, the one
+ * part of a web text message, or the text of code, its output or its errors), and the fields other than its content
+ * that changed (`set`: each with its new value, an object replacing the old one whole).
  */
 export const MessageDelta = z.object({
   message_id: z.string(),

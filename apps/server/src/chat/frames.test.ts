@@ -126,15 +126,41 @@ describe('delta frames', () => {
     expect(kinds(encoder, [{ ...answer('abcde'), author_name: undefined }])).toEqual(['whole']);
   });
 
-  it('content other than plain text always goes whole', () => {
+  it('text, code, its output and errors take appends; a change of language or of kind, or other content, goes whole', () => {
     const encoder = new FrameEncoder('delta');
-    const code = (text: string) =>
+    const web = (id: string, content: unknown) =>
+      ({
+        id,
+        source: 'openai_web',
+        role: 'assistant',
+        children: [],
+        content,
+        metadata: {},
+      }) as unknown as ChatMessage;
+    const code = (text: string, language = 'python') => web('c1', { content_type: 'code', language, text });
+    const parts = (...p: unknown[]) => web('t1', { content_type: 'text', parts: p });
+    expect(
+      kinds(encoder, [
+        code('im'),
+        code('import'),
+        code('import os', 'py'),
+        web('c1', { content_type: 'execution_output', text: 'import os' }),
+        web('c1', { content_type: 'execution_output', text: 'import os\nok' }),
+        parts('Hel'),
+        parts('Hello'),
+        parts('Hello', ' there'),
+        parts({ asset_pointer: 'file-1' }),
+        parts({ asset_pointer: 'file-1' }),
+      ]),
+    ).toEqual(['whole', '+port', 'whole', 'whole', '+\nok', 'whole', '+lo', 'whole', 'whole', 'whole']);
+    // An API message whose content is not plain text goes whole.
+    const apiCode = (text: string) =>
       ({
         ...answer(''),
         id: 'm2',
         content: { content_type: 'code', language: 'py', text },
       }) as unknown as ChatMessage;
-    expect(kinds(encoder, [code('a'), code('ab'), answer('x'), answer('xy')])).toEqual([
+    expect(kinds(encoder, [apiCode('a'), apiCode('ab'), answer('x'), answer('xy')])).toEqual([
       'whole',
       'whole',
       'whole',

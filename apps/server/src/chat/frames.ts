@@ -14,9 +14,35 @@ export interface AnswerSink {
   close(code: number, reason: string): void;
 }
 
-/** The text that delta frames append to (plain text content of any source). Null for any other content. */
-function appendableText(m: ChatMessage): string | null {
-  return m.content?.content_type === 'text' ? messageText(m) : null;
+/**
+ * What a delta's text is appended to, by the kind of content: the text of an API message, the one part of a web
+ * text message, the text of code, its output and its errors (with the code's language: a delta cannot change it).
+ * Null for any other content (several parts, images, browsing results…): such a message always goes whole.
+ */
+function contentKind(m: ChatMessage): string | null {
+  const c = m.content;
+  if (!c) return null;
+  if (m.source === 'openai_api') return c.content_type === 'text' ? 'text' : null;
+  switch (c.content_type) {
+    case 'text':
+      if (!('parts' in c)) return 'text';
+      return c.parts.length === 1 && typeof c.parts[0] === 'string' ? 'text' : null;
+    case 'code':
+      return `code:${c.language ?? ''}`;
+    case 'execution_output':
+    case 'stderr':
+      return c.content_type;
+    case 'multimodal_text':
+    case 'system_error':
+    case 'tether_browsing_display':
+    case 'tether_quote':
+      return null;
+  }
+}
+
+/** The text a delta appends to, for a message whose `contentKind` is not null (the web client appends there too). */
+function appendableText(m: ChatMessage): string {
+  return messageText(m);
 }
 
 /**
@@ -136,7 +162,7 @@ function changedFields(shape: Shape, m: ChatMessage): Record<string, unknown> | 
  * (see `Kept`).
  */
 export class FrameEncoder {
-  private readonly last = new Map<string, { text: string | null; shape: Shape | null }>();
+  private readonly last = new Map<string, { kind: string | null; text: string; shape: Shape | null }>();
 
   /** Cheap prefix test: same length or longer, and the previous text's tail sits at the same place. */
   private static extends(prev: string, next: string): boolean {
@@ -153,9 +179,10 @@ export class FrameEncoder {
    */
   encode(conversationId: string, m: ChatMessage, appended?: string): AskResponse {
     if (this.mode === 'full') return { type: 'message', conversation_id: conversationId, message: m };
-    const text = appendableText(m);
+    const kind = contentKind(m);
+    const text = kind === null ? '' : appendableText(m);
     const prev = this.last.get(m.id);
-    if (prev && prev.text !== null && prev.shape !== null && text !== null) {
+    if (prev && prev.shape !== null && kind !== null && kind === prev.kind) {
       const append =
         appended !== undefined && text.length === prev.text.length + appended.length
           ? appended
@@ -172,8 +199,8 @@ export class FrameEncoder {
         return { type: 'message', conversation_id: conversationId, delta: { message_id: m.id, append, set } };
       }
     }
-    // A message whose content is not plain text never becomes a delta: its shape is not needed.
-    this.last.set(m.id, { text, shape: text === null ? null : shapeOf(m) });
+    // A message whose content cannot take appended text never becomes a delta: its shape is not needed.
+    this.last.set(m.id, { kind, text, shape: kind === null ? null : shapeOf(m) });
     return { type: 'message', conversation_id: conversationId, message: m };
   }
 }

@@ -372,6 +372,56 @@ describe('/api/chat on openai_web', () => {
     expect(path.filter((role) => role !== 'system')).toEqual(['assistant', 'tool', 'assistant', 'user']);
   });
 
+  it('delta mode: every message rebuilt from its frames is the message stored, with no whole message repeated', async () => {
+    const u = await userCookie();
+    emulator.setKnobs({ tokensPerSecond: 1000, chunkSize: 8 });
+    const r = await ask(
+      url,
+      {
+        source: 'openai_web',
+        model: 'gpt_4_code_interpreter',
+        new_conversation: true,
+        text_content: '#code plot it',
+        stream_mode: 'delta',
+      },
+      { cookie: u.cookie },
+    );
+    expect(r.code).toBe(1000);
+    const rebuilt = new Map<string, Record<string, unknown>>();
+    let named: string | null = null;
+    let whole = 0;
+    const grow = (id: string, text: string) => {
+      const m = rebuilt.get(id)!;
+      const content = m.content as { text?: string; parts?: string[] };
+      if (content.parts) content.parts[content.parts.length - 1] += text;
+      else content.text += text;
+    };
+    for (const f of r.frames) {
+      if (f.type === 'append') grow(named!, f.text);
+      if (f.type !== 'message') continue;
+      if (f.message) {
+        whole++;
+        rebuilt.set(f.message.id, structuredClone(f.message));
+        named = f.message.id;
+      }
+      if (f.delta) {
+        grow(f.delta.message_id, f.delta.append);
+        Object.assign(rebuilt.get(f.delta.message_id)!, f.delta.set);
+        named = f.delta.message_id;
+      }
+    }
+    expect(whole).toBe(rebuilt.size);
+    const h = await history(u.cookie, messages(r.frames)[0]!.conversation_id);
+    // (The user's message is stored as the upstream placed it in its tree: compared are the answer's messages.)
+    const answers = [...rebuilt].filter(([, m]) => m.role !== 'user');
+    expect(answers.length).toBe(3);
+    for (const [id, m] of answers) {
+      const { children: _streamed, ...fields } = m;
+      const { children: _stored, ...stored } = h.mapping[id] as Record<string, unknown>;
+      expect(fields, id).toEqual(stored);
+    }
+  });
+
   it('falls back to the local copy when the upstream is down', async () => {
     const u = await userCookie();
     const r = await ask(
