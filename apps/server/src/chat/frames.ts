@@ -40,11 +40,6 @@ function contentKind(m: ChatMessage): string | null {
   }
 }
 
-/** The text a delta appends to, for a message whose `contentKind` is not null (the web client appends there too). */
-function appendableText(m: ChatMessage): string {
-  return messageText(m);
-}
-
 /**
  * A copy of an object a message frame carried, to tell whether a later snapshot changed it (also in place). An
  * array or object whose items are all primitives is kept as its items, compared one by one; anything deeper as
@@ -157,7 +152,7 @@ function changedFields(shape: Shape, m: ChatMessage): Record<string, unknown> | 
  * Turns cumulative snapshots into frames. Full mode: every frame carries the whole message. Delta mode: a message is
  * sent whole once; after that a frame carries what changed — the appended text, and the other fields that changed
  * (`set`, with their new values). A message goes whole again only when its text is replaced rather than appended
- * to, its content is not plain text, or a field went away; the end of the answer repeats nothing. Per-chunk work is
+ * to, its content cannot take appends (`contentKind`), or a field went away; the end of the answer repeats nothing. Per-chunk work is
  * proportional to the chunk, not to the answer: the text's tail is compared, and the other fields against a copy
  * (see `Kept`).
  */
@@ -180,7 +175,8 @@ export class FrameEncoder {
   encode(conversationId: string, m: ChatMessage, appended?: string): AskResponse {
     if (this.mode === 'full') return { type: 'message', conversation_id: conversationId, message: m };
     const kind = contentKind(m);
-    const text = kind === null ? '' : appendableText(m);
+    // The text a delta appends to (where the web client appends it too).
+    const text = kind === null ? '' : messageText(m);
     const prev = this.last.get(m.id);
     if (prev && prev.shape !== null && kind !== null && kind === prev.kind) {
       const append =
