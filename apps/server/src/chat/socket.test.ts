@@ -4,7 +4,7 @@ import type { Emulator } from '@cc/upstream-emulator';
 import type { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageText } from '@cc/contracts';
-import type { AskResponse, ConversationHistory } from '@cc/contracts';
+import type { AskResponse, ChatMessage, ConversationHistory } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { ask, openAsk, until } from '../test/chat-client';
@@ -40,6 +40,36 @@ const lastText = (frames: AskResponse[]) => {
     .pop()?.message;
   return full ? messageText(full) : '';
 };
+
+/**
+ * Every message as a delta-mode client builds it from the frames (whole messages, appended text, changed fields),
+ * and how many whole messages came.
+ */
+function rebuild(frames: AskResponse[]): { messages: Map<string, Record<string, unknown>>; whole: number } {
+  const rebuilt = new Map<string, Record<string, unknown>>();
+  let named: string | null = null;
+  let whole = 0;
+  const grow = (id: string, text: string) => {
+    const content = rebuilt.get(id)!.content as { text?: string; parts?: string[] };
+    if (content.parts) content.parts[content.parts.length - 1] += text;
+    else content.text += text;
+  };
+  for (const f of frames) {
+    if (f.type === 'append') grow(named!, f.text);
+    if (f.type !== 'message') continue;
+    if (f.message) {
+      whole++;
+      rebuilt.set(f.message.id, structuredClone(f.message));
+      named = f.message.id;
+    }
+    if (f.delta) {
+      grow(f.delta.message_id, f.delta.append);
+      Object.assign(rebuilt.get(f.delta.message_id)!, f.delta.set);
+      named = f.delta.message_id;
+    }
+  }
+  return { messages: rebuilt, whole };
+}
 
 async function history(cookie: string, id: string): Promise<ConversationHistory> {
   const res = await t.app.inject({ url: `/api/conv/${id}`, headers: { cookie } });
@@ -222,26 +252,16 @@ describe('/api/chat on openai_api', () => {
     const appends = r.frames.filter((f) => f.type === 'append');
     expect(appends.length).toBeGreaterThan(0);
     expect(r.binary).toBe(appends.length);
-    const answer = messages(r.frames).find((f) => f.message?.role === 'assistant')!.message!;
-    let rebuilt = '';
-    let metadata: unknown = answer.metadata;
-    for (const f of r.frames) {
-      if (f.type === 'message' && f.message?.role === 'assistant') rebuilt = messageText(f.message);
-      if (f.type === 'message' && f.delta) {
-        rebuilt += f.delta.append;
-        metadata = f.delta.set?.metadata ?? metadata;
-      }
-      if (f.type === 'append') rebuilt += f.text;
-    }
-    expect(messages(r.frames).filter((f) => f.message?.role === 'assistant')).toHaveLength(1);
+    const { messages: rebuilt, whole } = rebuild(r.frames);
+    expect(whole).toBe(2); // the user's message and the answer, once each
+    const answer = [...rebuilt.values()].find((m) => m.role === 'assistant') as unknown as ChatMessage;
     const stored = (await history(u.cookie, messages(r.frames)[0]!.conversation_id)).mapping[answer.id]!;
-    expect(rebuilt).toBe(messageText(stored));
-    expect(metadata).toEqual(stored.metadata);
-    expect(metadata).toMatchObject({
+    expect(answer).toEqual(stored);
+    expect(answer.metadata).toMatchObject({
       finish_reason: 'stop',
       usage: { completion_tokens: expect.any(Number) },
     });
-    expect(rebuilt.split(/\s+/).length).toBeGreaterThanOrEqual(200);
+    expect(messageText(answer).split(/\s+/).length).toBeGreaterThanOrEqual(200);
   });
 
   it('appended text goes as binary UTF-8, or as an append frame when it holds half a surrogate pair', () => {
@@ -387,29 +407,7 @@ describe('/api/chat on openai_web', () => {
       { cookie: u.cookie },
     );
     expect(r.code).toBe(1000);
-    const rebuilt = new Map<string, Record<string, unknown>>();
-    let named: string | null = null;
-    let whole = 0;
-    const grow = (id: string, text: string) => {
-      const m = rebuilt.get(id)!;
-      const content = m.content as { text?: string; parts?: string[] };
-      if (content.parts) content.parts[content.parts.length - 1] += text;
-      else content.text += text;
-    };
-    for (const f of r.frames) {
-      if (f.type === 'append') grow(named!, f.text);
-      if (f.type !== 'message') continue;
-      if (f.message) {
-        whole++;
-        rebuilt.set(f.message.id, structuredClone(f.message));
-        named = f.message.id;
-      }
-      if (f.delta) {
-        grow(f.delta.message_id, f.delta.append);
-        Object.assign(rebuilt.get(f.delta.message_id)!, f.delta.set);
-        named = f.delta.message_id;
-      }
-    }
+    const { messages: rebuilt, whole } = rebuild(r.frames);
     expect(whole).toBe(rebuilt.size);
     const h = await history(u.cookie, messages(r.frames)[0]!.conversation_id);
     // (The user's message is stored as the upstream placed it in its tree: compared are the answer's messages.)
