@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Executor } from '../repositories/executor';
+import type { Executor, Transactional } from '../repositories/executor';
 
 /** What one streamed answer has to write: taken from it at once, written inside the batch's transaction. */
 export interface AnswerWrite {
@@ -62,7 +62,7 @@ export class AnswerWriter {
   private closed = false;
 
   constructor(
-    private readonly db: { transaction(): { execute<T>(fn: (trx: Executor) => Promise<T>): Promise<T> } },
+    private readonly db: Transactional,
     private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
     private readonly intervalMs = ANSWER_WRITE_INTERVAL_MS,
     private readonly perInterval = ANSWER_WRITES_PER_INTERVAL,

@@ -6,6 +6,11 @@ import type { Database } from '../db/schema';
 /** A database or an open transaction: every repository method runs on either. */
 export type Executor = Kysely<Database>;
 
+/** What a batch writer needs of the database: transactions (a test can wrap or fail them). */
+export interface Transactional {
+  transaction(): { execute<T>(fn: (trx: Executor) => Promise<T>): Promise<T> };
+}
+
 export function nowIso(): string {
   return new Date().toISOString();
 }

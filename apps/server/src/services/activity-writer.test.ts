@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Executor } from '../repositories/executor';
+import type { Transactional } from '../repositories/executor';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { ACTIVITY_FLUSH_MS, ActivityWriter } from './activity-writer';
@@ -83,7 +83,7 @@ describe('activity writer', () => {
         if (fail) throw new Error('database is locked');
         return t.ctx.dbHandle.db.transaction();
       },
-    } as unknown as { transaction(): { execute<T>(fn: (trx: Executor) => Promise<T>): Promise<T> } };
+    } as unknown as Transactional;
     const warn = vi.fn();
     const writer = new ActivityWriter(db, { warn });
     const u = await t.createUser();

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { userRepository } from '../repositories/user.repository';
-import type { Executor } from '../repositories/executor';
+import type { Transactional } from '../repositories/executor';
 
 /** Activity marks are written at most this late. */
 export const ACTIVITY_FLUSH_MS = 1000;
@@ -27,9 +27,8 @@ export class ActivityWriter {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: { transaction(): { execute<T>(fn: (trx: Executor) => Promise<T>): Promise<T> } },
+    private readonly db: Transactional,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
-    private readonly flushMs = ACTIVITY_FLUSH_MS,
   ) {}
 
   /** The user was active at `at`; stored marks older than `staleBefore` are replaced. */
@@ -37,7 +36,7 @@ export class ActivityWriter {
     this.waiting.set(userId, { at, staleBefore });
     if (this.waiting.size >= MAX_WAITING) void this.flush();
     else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.flushMs);
+      this.timer = setTimeout(() => void this.flush(), ACTIVITY_FLUSH_MS);
       this.timer.unref();
     }
   }
