@@ -8,8 +8,10 @@
 // stream's schedule (p99, relay minus direct), the server's event-loop delay p99 (its /metrics), failed connections,
 // the server's peak RSS and CPU per stream (its process, helper threads included, over the level), and the clients'
 // own event-loop delay (a busy client makes every number worse), and whether the machine was the limit: its busy
-// share over the level and the CPU seconds of the server, the emulator and the clients. Then the bytes on the wire
-// per byte of answer in each frame mode (delta = our web client).
+// share over the level and the CPU seconds of the server, the emulator and the clients; and where the relayed asks'
+// time to first token went (means: the socket's opening as the client saw it, then the server's own steps from its
+// /metrics — the turn to be admitted, checks and charge, an upstream slot, the upstream request to the first content —
+// and the rest). Then the bytes on the wire per byte of answer in each frame mode (delta = our web client).
 //
 // Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread]`. Prints a table and saves
 // bench/results/relay.json (and relay-<label>.json with `--label X`).
@@ -245,12 +247,35 @@ const rssSampler = setInterval(() => {
 }, 100);
 
 /** The server's event-loop delay p99 since the last scrape (prom-client resets it on each scrape), ms. */
-async function serverLoopP99() {
-  const text = await (
-    await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
-  ).text();
-  const line = text.split('\n').find((l) => l.startsWith('nodejs_eventloop_lag_p99_seconds'));
-  return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+async function scrape() {
+  return (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+}
+
+/** A sample of a scrape: `name{labels} value` with the labels given exactly as the server writes them. */
+function sample(text, series) {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : NaN;
+}
+
+/**
+ * The server's side of the relayed asks' time to first token between two scrapes (means, ms, as means add up):
+ * the wait for their turn to be admitted, the checks and charge, the wait for an upstream slot, and the upstream
+ * request to the first answer content (the server's own histograms).
+ */
+const SERVER_STEPS = {
+  turn: 'cc_ask_admission_seconds_{}{source="openai_api",step="turn"}',
+  checks: 'cc_ask_admission_seconds_{}{source="openai_api",step="checks"}',
+  queue: 'cc_queue_wait_seconds_{}{source="openai_api"}',
+  upstream: 'cc_time_to_first_token_seconds_{}{source="openai_api",model="gpt_3_5"}',
+};
+function serverSteps(before, after) {
+  const mean = (series) => {
+    // (A series appears at its first observation: missing before means 0.)
+    const at = (text, part) => sample(text, series.replace('{}', part)) || 0;
+    const delta = (part) => at(after, part) - at(before, part);
+    return round((delta('sum') / delta('count')) * 1000);
+  };
+  return Object.fromEntries(Object.entries(SERVER_STEPS).map(([step, series]) => [step, mean(series)]));
 }
 
 /** Arrival times (ms, performance.now) of each chunk boundary of a stream's text, by cumulative length. */
@@ -464,7 +489,7 @@ function decodeFrames(data, isBinary) {
 async function level(n, pattern) {
   const clientLoop = monitorEventLoopDelay({ resolution: 10 });
   serverRss.peak = 0;
-  await serverLoopP99(); // resets the server's histogram
+  const scrapedBefore = await scrape(); // (also resets the server's event-loop histogram)
   clientLoop.enable();
   const account = cpuAccount();
   const t0 = performance.now() + 100;
@@ -475,7 +500,8 @@ async function level(n, pattern) {
   ]);
   clientLoop.disable();
   const { serverMs, ...cpuShares } = account();
-  const serverLoop = await serverLoopP99();
+  const scrapedAfter = await scrape();
+  const serverLoop = sample(scrapedAfter, 'nodejs_eventloop_lag_p99_seconds') * 1000;
   const good = (list) => list.filter((r) => r.ok);
   const ttft = (list) =>
     good(list)
@@ -486,6 +512,8 @@ async function level(n, pattern) {
   const directTtft = ttft(directs);
   const failed = (list) => list.filter((r) => !r.ok);
   const errors = [...failed(relays), ...failed(directs)].map((r) => r.error);
+  const mean = (list) => round(list.reduce((a, b) => a + b, 0) / list.length);
+  const steps = serverSteps(scrapedBefore, scrapedAfter);
   return {
     streams: n,
     pattern,
@@ -502,6 +530,17 @@ async function level(n, pattern) {
         0.5,
       ),
     ),
+    /**
+     * Where the relayed asks' time to first token went, means (ms): the client's socket opening, then the server's
+     * steps (its turn to be admitted, checks and charge, the wait for an upstream slot, the upstream request to the
+     * first content), and the rest (reading the ask, connecting upstream is in `upstream`, frames to the client).
+     */
+    ttft_relay_mean_ms: mean(relayTtft),
+    ttft_direct_mean_ms: mean(directTtft),
+    ttft_steps_mean_ms: {
+      open: mean(good(relays).map((r) => r.opened)),
+      ...steps,
+    },
     ttft_direct_p50_ms: round(quantile(directTtft, 0.5)),
     ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
     ttft_relay_p99_ms: round(quantile(relayTtft, 0.99)),
@@ -684,6 +723,24 @@ console.table(
     'machine busy %': r.machine_busy_pct,
     'CPU s server/upstream/clients of all': `${r.server_cpu_s}/${r.upstream_cpu_s}/${r.clients_cpu_s} of ${r.cores_seconds}`,
   })),
+);
+console.log("\nwhere the relay's time to first token went (means, ms; the server's steps from its /metrics)");
+console.table(
+  runs.map((r) => {
+    const { open, turn, checks, queue, upstream } = r.ttft_steps_mean_ms;
+    return {
+      streams: r.streams,
+      pattern: r.pattern,
+      'relay ttft': r.ttft_relay_mean_ms,
+      'socket open': open,
+      'turn to be admitted': turn,
+      'checks and charge': checks,
+      'upstream slot': queue,
+      'upstream to first content': upstream,
+      rest: round(r.ttft_relay_mean_ms - open - turn - checks - queue - upstream),
+      'direct ttft': r.ttft_direct_mean_ms,
+    };
+  }),
 );
 console.table(bytes);
 console.table(costs);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { CHAT_CLOSE, TIPS } from '@cc/contracts';
 import type { AskRequest } from '@cc/contracts';
 import type { AppContext } from '../app-context';
@@ -49,6 +50,8 @@ interface AskRun extends AskQuestionInput {
   adapter: SourceAdapter;
   session: StreamSession;
   startedAt: number;
+  /** When its admission started (`performance.now()`): the checks' time is measured from here. */
+  admittingSince: number;
   lease: Lease | null;
   reservation: Reservation | null;
   askStartedAt: number;
@@ -62,16 +65,24 @@ interface AskRun extends AskQuestionInput {
  * nothing is charged for an ask that produced no answer.
  */
 export async function askQuestion(ctx: AppContext, input: AskQuestionInput): Promise<void> {
+  const arrived = performance.now();
   // One at a time, in arrival order (see StartQueue).
   const started = await ctx.starts.enter();
+  const admittingSince = performance.now();
+  ctx.metrics.admissionStep(input.request.source, 'turn', (admittingSince - arrived) / 1000);
   try {
-    await askAdmitted(ctx, input, started);
+    await askAdmitted(ctx, input, started, admittingSince);
   } finally {
     started();
   }
 }
 
-async function askAdmitted(ctx: AppContext, input: AskQuestionInput, started: () => void): Promise<void> {
+async function askAdmitted(
+  ctx: AppContext,
+  input: AskQuestionInput,
+  started: () => void,
+  admittingSince: number,
+): Promise<void> {
   const { user, sink } = input;
   const status = ctx.coordination.chatStatus;
   let acquired: boolean;
@@ -99,6 +110,7 @@ async function askAdmitted(ctx: AppContext, input: AskQuestionInput, started: ()
     adapter: ctx.adapters.get(input.request.source),
     session: new StreamSession(ctx, user, input.request, sink),
     startedAt: Date.now(),
+    admittingSince,
     lease: null,
     reservation: null,
     askStartedAt: 0,
@@ -123,6 +135,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
       ctx.running.record(trx, run.askId, charge),
     );
     run.reservation = admission.reservation;
+    ctx.metrics.admissionStep(request.source, 'checks', (performance.now() - run.admittingSince) / 1000);
     ctx.running.track(run.askId);
     session.runningAskId = run.askId;
     const queue: QueueRequest = {

@@ -70,6 +70,15 @@ export function createMetrics(sources: MetricsSources) {
     buckets: FIRST_TOKEN_BUCKETS,
     registers,
   });
+  const admission = new Histogram({
+    name: 'cc_ask_admission_seconds',
+    help:
+      'Before an ask goes upstream, by source and step: turn (from its arrival to the start of its admission; asks ' +
+      'are admitted one at a time) and checks (its checks, charge and records, for asks admitted)',
+    labelNames: ['source', 'step'] as const,
+    buckets: SECOND_BUCKETS_SHORT,
+    registers,
+  });
   const queueWait = new Histogram({
     name: 'cc_queue_wait_seconds',
     help: 'Time an ask waited for an upstream slot (asks that got one), by source',
@@ -131,6 +140,10 @@ export function createMetrics(sources: MetricsSources) {
         );
       if (sample.firstTokenSeconds !== null)
         firstToken.observe({ source: sample.source, model }, sample.firstTokenSeconds);
+    },
+    /** A step of an ask's admission took this long (see `cc_ask_admission_seconds`). */
+    admissionStep(source: ChatSource, step: 'turn' | 'checks', seconds: number): void {
+      admission.observe({ source, step }, seconds);
     },
     queueWaited(source: ChatSource, seconds: number): void {
       queueWait.observe({ source }, seconds);

@@ -171,12 +171,27 @@ describe('what the metrics show', () => {
     );
     expect(value(after, 'cc_queue_length', { source: 'openai_api' })).toBe(0);
     expect(value(after, 'cc_queue_length', { source: 'openai_web' })).toBe(0);
+    // Before the upstream request: its turn to be admitted, then the checks and the charge.
+    for (const step of ['turn', 'checks']) {
+      const labels = { source: 'openai_api', step };
+      expect(value(after, 'cc_ask_admission_seconds_count', labels)).toBe(
+        value(before, 'cc_ask_admission_seconds_count', labels) + 1,
+      );
+    }
+    const checks = { source: 'openai_api', step: 'checks' };
+    const checked =
+      value(after, 'cc_ask_admission_seconds_sum', checks) -
+      value(before, 'cc_ask_admission_seconds_sum', checks);
+    // (The checks read and write the database: they take some time, and less than the whole answer.)
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThan(value(after, 'cc_answer_duration_seconds_sum', labels));
   });
 
   it('an upstream error counts by status; a refused ask counts as refused; other models fold into "other"', async () => {
     const u = await apiUser((s) => {
       s.openai_api.allow_custom_openai_api = false;
     });
+    const before = await scrape();
     t.ctx.demo!.emulator.setFault({ status: 429, once: true });
     const failed = await ask(url, question, { cookie: u.cookie });
     expect(failed.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.openai.429' });
@@ -198,6 +213,11 @@ describe('what the metrics show', () => {
       value(samples, 'cc_asks_total', { source: 'openai_api', model: 'other', outcome: 'refused' }),
     ).toBe(1);
     expect(samples.some((s) => s.labels.model === 'made-up-model')).toBe(false);
+    // Every ask waited for its turn; only the admitted one (the upstream's 429 came after) passed the checks.
+    const admitted = (samples: Sample[], step: string) =>
+      value(samples, 'cc_ask_admission_seconds_count', { source: 'openai_api', step });
+    expect(admitted(samples, 'turn') - admitted(before, 'turn')).toBe(3);
+    expect(admitted(samples, 'checks') - admitted(before, 'checks')).toBe(1);
   });
 
   it('HTTP durations by route pattern, never by raw URL', async () => {
