@@ -246,7 +246,7 @@ const rssSampler = setInterval(() => {
   }
 }, 100);
 
-/** The server's event-loop delay p99 since the last scrape (prom-client resets it on each scrape), ms. */
+/** The server's /metrics (each scrape resets its event-loop delay histogram: the p99 read is since the last one). */
 async function scrape() {
   return (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
 }
@@ -533,7 +533,7 @@ async function level(n, pattern) {
     /**
      * Where the relayed asks' time to first token went, means (ms): the client's socket opening, then the server's
      * steps (its turn to be admitted, checks and charge, the wait for an upstream slot, the upstream request to the
-     * first content), and the rest (reading the ask, connecting upstream is in `upstream`, frames to the client).
+     * first content, its connection included), and the rest (reading the ask, the frames to the client).
      */
     ttft_relay_mean_ms: mean(relayTtft),
     ttft_direct_mean_ms: mean(directTtft),
