@@ -20,6 +20,15 @@ const liveWithUser = prepared((db, v: { id: string; now: string }) =>
     .where('sessions.expires_at', '>', v.now),
 );
 
+/** A batch of activity marks runs it once per session. */
+const touchSeen = prepared((db, v: { id: string; now: string; staleBefore: string }) =>
+  db
+    .updateTable('sessions')
+    .set({ last_seen_at: v.now })
+    .where('id', '=', v.id)
+    .where('last_seen_at', '<', v.staleBefore),
+);
+
 /** Server-side sessions: one row per login, revoked by deleting it. */
 export function sessionRepository(db: Executor) {
   return {
@@ -47,8 +56,9 @@ export function sessionRepository(db: Executor) {
         user,
       };
     },
-    async touch(id: string, now: string): Promise<void> {
-      await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+    /** Writes last_seen_at only when the stored one is older than `staleBefore` (≤ one write a minute). */
+    async touchSeen(id: string, now: string, staleBefore: string): Promise<void> {
+      await touchSeen.run(db, { id, now, staleBefore });
     },
     async delete(id: string): Promise<void> {
       await db.deleteFrom('sessions').where('id', '=', id).execute();

@@ -19,6 +19,15 @@ function countingDb() {
   return counted;
 }
 
+async function lastSeen(userId: number): Promise<string> {
+  const row = await t.ctx.dbHandle.db
+    .selectFrom('sessions')
+    .select('last_seen_at')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.last_seen_at;
+}
+
 async function lastActive(id: number): Promise<string | null> {
   const row = await t.ctx.dbHandle.db
     .selectFrom('users')
@@ -74,6 +83,65 @@ describe('activity writer', () => {
     expect(writer.pending(u.row.id)).toBe(old.at);
     await writing;
     expect(await lastActive(u.row.id)).toBe(stored);
+  });
+
+  it("sessions' marks go in the same batch; a newer stored one is kept", async () => {
+    const db = countingDb();
+    const writer = new ActivityWriter(db, log);
+    const [a, b] = await Promise.all([t.createUser(), t.createUser()]);
+    await t.login(a.row.username, a.password);
+    await t.login(b.row.username, b.password);
+    const session = async (userId: number) =>
+      t.ctx.dbHandle.db
+        .selectFrom('sessions')
+        .select(['id', 'last_seen_at'])
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+    const [sa, sb] = [await session(a.row.id), await session(b.row.id)];
+    // a's session was last seen five minutes ago; b's (by another instance, say) after the mark this one makes.
+    sa.last_seen_at = new Date(Date.now() - 5 * 60_000).toISOString();
+    await t.ctx.dbHandle.db
+      .updateTable('sessions')
+      .set({ last_seen_at: sa.last_seen_at })
+      .where('id', '=', sa.id)
+      .execute();
+    const stored = new Date(Date.now() + 60_000).toISOString();
+    await t.ctx.dbHandle.db
+      .updateTable('sessions')
+      .set({ last_seen_at: stored })
+      .where('id', '=', sb.id)
+      .execute();
+    const now = at(new Date(Date.now() + 1_000).toISOString());
+    writer.markSession(sa.id, now.at, now.stale);
+    writer.markSession(sb.id, now.at, now.stale);
+    writer.mark(a.row.id, now.at, now.stale);
+    const row = { id: sa.id, last_seen_at: sa.last_seen_at };
+    writer.applySession(row);
+    expect(row.last_seen_at).toBe(now.at);
+    expect(await lastSeen(a.row.id)).toBe(sa.last_seen_at);
+    await writer.flush();
+    expect(db.transactions).toBe(1);
+    expect(await lastSeen(a.row.id)).toBe(now.at);
+    expect(await lastSeen(b.row.id)).toBe(stored);
+    expect(await lastActive(a.row.id)).toBe(now.at);
+  });
+
+  it("a request on a session last seen over a minute ago writes no mark of its own: the writer's batch does", async () => {
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    await t.ctx.activity.flush();
+    const old = new Date(Date.now() - 5 * 60_000).toISOString();
+    await t.ctx.dbHandle.db
+      .updateTable('sessions')
+      .set({ last_seen_at: old })
+      .where('user_id', '=', u.row.id)
+      .execute();
+    const res = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(await lastSeen(u.row.id)).toBe(old);
+    await t.ctx.activity.flush();
+    expect(await lastSeen(u.row.id)).not.toBe(old);
+    expect(Date.parse(await lastSeen(u.row.id))).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('a batch that fails is logged and dropped; the next marks are written', async () => {

@@ -161,7 +161,7 @@ export interface Authenticated {
 
 /**
  * Resolves a cookie token to its live session and active user, or null. Marks activity at most once a minute
- * (user's last_active_time and the session's last_seen_at).
+ * (user's last_active_time and the session's last_seen_at, written within a second by `ActivityWriter`).
  */
 export async function authenticate(
   ctx: AppContext,
@@ -169,14 +169,17 @@ export async function authenticate(
   options: { markActive: boolean } = { markActive: true },
 ): Promise<Authenticated | null> {
   if (!token || token.length > 200) return null;
-  const db = ctx.dbHandle.db;
   const now = new Date();
   const nowStr = now.toISOString();
   const found = await findSession(ctx, token, nowStr);
   if (!found || found.user.is_active !== 1) return null;
   if (options.markActive) {
     const staleBefore = markUserActive(ctx, found.user, now);
-    if (found.session.last_seen_at < staleBefore) await sessionRepository(db).touch(found.session.id, nowStr);
+    ctx.activity.applySession(found.session);
+    if (found.session.last_seen_at < staleBefore) {
+      ctx.activity.markSession(found.session.id, nowStr, staleBefore);
+      found.session.last_seen_at = nowStr;
+    }
   }
   return found;
 }
