@@ -19,14 +19,16 @@ function countingDb() {
   return counted;
 }
 
-async function lastSeen(userId: number): Promise<string> {
-  const row = await t.ctx.dbHandle.db
+/** The user's (one) session. */
+function sessionOf(userId: number): Promise<{ id: string; last_seen_at: string }> {
+  return t.ctx.dbHandle.db
     .selectFrom('sessions')
-    .select('last_seen_at')
+    .select(['id', 'last_seen_at'])
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  return row.last_seen_at;
 }
+
+const lastSeen = async (userId: number) => (await sessionOf(userId)).last_seen_at;
 
 async function lastActive(id: number): Promise<string | null> {
   const row = await t.ctx.dbHandle.db
@@ -91,13 +93,7 @@ describe('activity writer', () => {
     const [a, b] = await Promise.all([t.createUser(), t.createUser()]);
     await t.login(a.row.username, a.password);
     await t.login(b.row.username, b.password);
-    const session = async (userId: number) =>
-      t.ctx.dbHandle.db
-        .selectFrom('sessions')
-        .select(['id', 'last_seen_at'])
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-    const [sa, sb] = [await session(a.row.id), await session(b.row.id)];
+    const [sa, sb] = [await sessionOf(a.row.id), await sessionOf(b.row.id)];
     // a's session was last seen five minutes ago; b's (by another instance, say) after the mark this one makes.
     sa.last_seen_at = new Date(Date.now() - 5 * 60_000).toISOString();
     await t.ctx.dbHandle.db
