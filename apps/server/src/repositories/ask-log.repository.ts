@@ -157,7 +157,6 @@ export function askLogRepository(db: Executor) {
         || ',"total_queueing_time":' || ${jsRounded(sql`total_queueing_time`, 1000)} || '}'`;
       return rollupBucketsJson(db, ASK_ROLLUPS, object, span, fromBucket, toBucket);
     },
-    /** The newest rows first, optionally within [start, end). */
     /** The newest asks in [start, end), with the asker's username. */
     listRecent(filter: {
       start?: string;
