@@ -1,6 +1,4 @@
 import http from 'node:http';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +7,7 @@ import type { AskResponse } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { ask, openAsk, until } from '../test/chat-client';
-import { createTestApp } from '../test/harness';
+import { createTestApp, sqlRecorder } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
 // An OpenAI-style upstream whose streamed answer has no content at all (only a content filter verdict).
@@ -181,17 +179,7 @@ describe('what an ask leaves behind', () => {
 
 /** A test app of its own that records every statement it runs, in order (SQL printing at debug level). */
 async function recordingApp() {
-  const statements: string[] = [];
-  const log = pino(
-    { level: 'debug' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        const entry = JSON.parse(chunk.toString()) as { ms?: number; msg: string };
-        if (entry.ms !== undefined) statements.push(entry.msg);
-        done();
-      },
-    }),
-  );
+  const { log, statements } = sqlRecorder();
   const app = await createTestApp({ common: { print_sql: true } }, undefined, { log });
   return { app, statements };
 }

@@ -1,26 +1,16 @@
-import { Writable } from 'node:stream';
 import { CompiledQuery } from 'kysely';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createTestApp, insertConversation } from '../test/harness';
+import { ADMIN, createTestApp, insertConversation, sqlRecorder } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
 let t: TestApp;
 /** Every statement the app ran, in order (SQL printing at debug level). */
-const statements: string[] = [];
+let statements: string[];
 
 beforeAll(async () => {
-  const log = pino(
-    { level: 'debug' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        const entry = JSON.parse(chunk.toString()) as { ms?: number; msg: string };
-        if (entry.ms !== undefined) statements.push(entry.msg);
-        done();
-      },
-    }),
-  );
-  t = await createTestApp({ common: { print_sql: true } }, undefined, { log });
+  const recorder = sqlRecorder();
+  statements = recorder.statements;
+  t = await createTestApp({ common: { print_sql: true } }, undefined, { log: recorder.log });
 });
 afterAll(() => t.close());
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -184,6 +185,25 @@ export async function openTestApp(
       }
     },
   };
+}
+
+/**
+ * A logger for a test app started with `common.print_sql`: it keeps the SQL text of every statement the app runs,
+ * in order, in `statements` (SQL printing logs each one at debug level with its time).
+ */
+export function sqlRecorder(): { log: pino.Logger; statements: string[] } {
+  const statements: string[] = [];
+  const log = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const entry = JSON.parse(chunk.toString()) as { ms?: number; msg: string };
+        if (entry.ms !== undefined) statements.push(entry.msg);
+        done();
+      },
+    }),
+  );
+  return { log, statements };
 }
 
 /** `cc_session=…` from a response's Set-Cookie. */
