@@ -13,7 +13,7 @@
 // /metrics — the turn to be admitted, checks and charge, an upstream slot, the upstream request to the first content —
 // and the rest). Then the bytes on the wire per byte of answer in each frame mode (delta = our web client).
 //
-// Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread]`. Prints a table and saves
+// Run: `npm run bench:relay [-- --levels 200,500 --modes burst,spread --repeat 5]`. Prints a table and saves
 // bench/results/relay.json (and relay-<label>.json with `--label X`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
@@ -59,6 +59,14 @@ const { values: args } = parseArgs({
      * "--cpu-prof --cpu-prof-dir=/tmp/prof" (or "--max-semi-space-size=16" to undo one: the last one counts).
      */
     'server-node-options': { type: 'string', default: '' },
+    /**
+     * Runs of each level and arrival (one after another on the same server). With more than one, a summary gives
+     * each measure's median and range: from one run to the next the first token at 200 at once moves by tens of
+     * percent on these machines, more than most changes it is used to judge.
+     */
+    repeat: { type: 'string', default: '1' },
+    /** The levels on a fresh server, with no warm-up asks before them (see `warmUp`). */
+    cold: { type: 'boolean', default: false },
   },
 });
 const LEVELS = args.levels.split(',').filter(Boolean).map(Number);
@@ -78,6 +86,7 @@ const USERS = Math.max(
   ...LEVELS,
   Number(args['bytes-asks']),
   Number(args['cost-asks']) > 0 ? Math.max(COST_WARM_UP, Number(args['cost-asks'])) : 0,
+  LEVELS.length > 0 && !args.cold ? COST_WARM_UP : 0,
 );
 
 const freePort = () =>
@@ -624,7 +633,8 @@ function cpuAccount() {
  * in both modes (the first hundreds of asks are slower: code not yet optimised), compressed and plain rounds
  * alternate, n asks each, and each mode's rounds are added up.
  */
-async function costPerAsk(n) {
+/** Runs `run` with the upstream unpaced (no first-token latency, chunks as fast as it can); its knobs put back after. */
+async function unpaced(run) {
   const knobs = await (await fetch(`${upstream}/__control/knobs`)).json();
   const setKnobs = (body) =>
     fetch(`${upstream}/__control/knobs`, {
@@ -633,31 +643,54 @@ async function costPerAsk(n) {
       body: JSON.stringify(body),
     });
   await setKnobs({ firstTokenLatencyMs: 0, tokensPerSecond: 0 });
-  const lanes = 4;
-  const measure = async (count, deflate) => {
-    const cpu0 = serverCpuMs();
-    const began = performance.now();
-    const lane = async (l) => {
-      const results = [];
-      for (let i = 0; i < count / lanes; i++)
-        results.push(await relay(cookies[l * (count / lanes) + i], 0, 'delta', '#long 5', deflate));
-      return results;
-    };
-    const results = (await Promise.all(Array.from({ length: lanes }, (_, l) => lane(l)))).flat();
-    return { results, cpu: serverCpuMs() - cpu0, wall: performance.now() - began };
-  };
-  for (const deflate of [true, false]) await measure(COST_WARM_UP, deflate); // warm-up
-  const totals = new Map([true, false].map((d) => [d, { results: [], cpu: 0, wall: 0 }]));
-  for (const deflate of [true, false, false, true]) {
-    const r = await measure(n, deflate);
-    const total = totals.get(deflate);
-    total.results.push(...r.results);
-    total.cpu += r.cpu;
-    total.wall += r.wall;
+  try {
+    return await run();
+  } finally {
+    await setKnobs({
+      firstTokenLatencyMs: knobs.firstTokenLatencyMs,
+      tokensPerSecond: knobs.tokensPerSecond,
+    });
   }
-  await setKnobs({
-    firstTokenLatencyMs: knobs.firstTokenLatencyMs,
-    tokensPerSecond: knobs.tokensPerSecond,
+}
+
+const LANES = 4;
+
+/** `count` asks of a short answer in LANES lanes, each lane one ask after another: results, server CPU, wall time. */
+async function askInLanes(count, deflate) {
+  const cpu0 = serverCpuMs();
+  const began = performance.now();
+  const lane = async (l) => {
+    const results = [];
+    for (let i = 0; i < count / LANES; i++)
+      results.push(await relay(cookies[l * (count / LANES) + i], 0, 'delta', '#long 5', deflate));
+    return results;
+  };
+  const results = (await Promise.all(Array.from({ length: LANES }, (_, l) => lane(l)))).flat();
+  return { results, cpu: serverCpuMs() - cpu0, wall: performance.now() - began };
+}
+
+/**
+ * The first few hundred asks of a fresh server are slower (its code not yet optimised): a server that has served is
+ * warm, and so is the one measured here unless `--cold` — the same way whether or not the cost per ask is measured
+ * (which warms it first). The first burst after it is still the slowest of a `--repeat` (the pool's first 200
+ * upstream connections, the heap's growth).
+ */
+async function warmUp() {
+  for (const deflate of [true, false]) await askInLanes(COST_WARM_UP, deflate);
+}
+
+async function costPerAsk(n) {
+  const totals = await unpaced(async () => {
+    await warmUp();
+    const sums = new Map([true, false].map((d) => [d, { results: [], cpu: 0, wall: 0 }]));
+    for (const deflate of [true, false, false, true]) {
+      const r = await askInLanes(n, deflate);
+      const sum = sums.get(deflate);
+      sum.results.push(...r.results);
+      sum.cpu += r.cpu;
+      sum.wall += r.wall;
+    }
+    return sums;
   });
   return [...totals].map(([deflate, { results, cpu, wall }]) => {
     const ok = results.filter((r) => r.ok);
@@ -667,7 +700,7 @@ async function costPerAsk(n) {
       failed: results.length - ok.length,
       first_errors: [...new Set(results.filter((r) => !r.ok).map((r) => r.error))].slice(0, 3),
       server_cpu_ms_per_ask: round(cpu / results.length, 2),
-      wall_ms_per_ask_per_lane: round((wall * lanes) / results.length, 1),
+      wall_ms_per_ask_per_lane: round((wall * LANES) / results.length, 1),
       ttft_p50_ms: round(quantile(ok.map((r) => r.ttft).filter(Number.isFinite), 0.5)),
     };
   });
@@ -675,14 +708,24 @@ async function costPerAsk(n) {
 
 const costs = Number(args['cost-asks']) > 0 ? await costPerAsk(Number(args['cost-asks'])) : [];
 for (const cost of costs) console.log(JSON.stringify(cost));
+// (Measuring the cost per ask warmed the server already.)
+if (costs.length === 0 && !args.cold && LEVELS.length > 0) await unpaced(warmUp);
 
+const REPEAT = Math.max(1, Number(args.repeat) || 1);
+const REPEAT_GAP_MS = 6000;
 const runs = [];
 for (const n of LEVELS) {
   for (const pattern of MODES) {
-    const result = await level(n, pattern);
-    runs.push(result);
-    console.log(JSON.stringify(result));
-    await wait(1000);
+    for (let i = 0; i < REPEAT; i++) {
+      // A repeat waits out the keep-alive of the connections the run before opened (the emulator closes an idle one
+      // after 5 s): each run opens its upstream connections anew, as the first one did. (A burst that finds the
+      // last burst's connections open gets its first tokens ~100–150 ms sooner at 200 at once.)
+      if (i > 0) await wait(REPEAT_GAP_MS);
+      const result = await level(n, pattern);
+      runs.push(result);
+      console.log(JSON.stringify(result));
+      await wait(1000);
+    }
   }
 }
 const bytes = [];
@@ -742,6 +785,51 @@ console.table(
     };
   }),
 );
+/** Each measure's median and range over the repeated runs of a level and arrival (`--repeat`). */
+function spreadOf(group) {
+  const measure = (key) => {
+    const values = group
+      .map((r) => r[key])
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
+    if (values.length === 0) return null;
+    const mid = values.length >> 1;
+    const median = values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+    return { median: round(median, 2), min: values[0], max: values[values.length - 1] };
+  };
+  return {
+    streams: group[0].streams,
+    pattern: group[0].pattern,
+    runs: group.length,
+    ttft_ratio_p50: measure('ttft_ratio_p50'),
+    ttft_ratio_p99: measure('ttft_ratio_p99'),
+    ttft_relay_p50_ms: measure('ttft_relay_p50_ms'),
+    added_delay_p99_ms: measure('added_delay_p99_ms'),
+    server_loop_p99_ms: measure('server_loop_p99_ms'),
+    server_cpu_ms_per_stream: measure('server_cpu_ms_per_stream'),
+  };
+}
+const spreads = [];
+if (REPEAT > 1) {
+  for (const n of LEVELS)
+    for (const pattern of MODES) {
+      spreads.push(spreadOf(runs.filter((r) => r.streams === n && r.pattern === pattern)));
+    }
+  const shown = (m) => (m ? `${m.median} (${m.min}–${m.max})` : '');
+  console.log(`\nover ${REPEAT} runs of each: median (min–max)`);
+  console.table(
+    spreads.map((s) => ({
+      streams: s.streams,
+      pattern: s.pattern,
+      'ttft ÷ p50': shown(s.ttft_ratio_p50),
+      'ttft ÷ p99': shown(s.ttft_ratio_p99),
+      'ttft relay p50': shown(s.ttft_relay_p50_ms),
+      'added delay p99': shown(s.added_delay_p99_ms),
+      'server loop p99': shown(s.server_loop_p99_ms),
+      'server CPU ms/stream': shown(s.server_cpu_ms_per_stream),
+    })),
+  );
+}
 console.table(bytes);
 console.table(costs);
 const out = path.join(root, 'bench/results');
@@ -757,6 +845,7 @@ const report = {
     words: WORDS,
   },
   runs,
+  ...(REPEAT > 1 && { spread: spreads }),
   bytes,
   cost_per_ask: costs,
 };
