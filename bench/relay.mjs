@@ -719,7 +719,7 @@ for (const n of LEVELS) {
     for (let i = 0; i < REPEAT; i++) {
       // A repeat waits out the keep-alive of the connections the run before opened (the emulator closes an idle one
       // after 5 s): each run opens its upstream connections anew, as the first one did. (A burst that finds the
-      // last burst's connections open gets its first tokens ~100–150 ms sooner at 200 at once.)
+      // last burst's connections open costs the server ~1 ms less a stream at 200 at once.)
       if (i > 0) await wait(REPEAT_GAP_MS);
       const result = await level(n, pattern);
       runs.push(result);
