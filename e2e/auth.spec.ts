@@ -9,6 +9,9 @@ test('a wrong password shows the bad-credentials message', async ({ page }) => {
   await page.getByLabel('Password', { exact: true }).fill('definitely-wrong');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByText('Incorrect username or password').first()).toBeVisible();
+  // The message above the form is shown whole (it once got a sliver of the page's height).
+  const alert = page.getByRole('alert').filter({ hasText: 'Incorrect username or password' });
+  expect(await alert.evaluate((element) => element.scrollHeight - element.clientHeight)).toBe(0);
   await expect(page).toHaveURL(/\/login/);
   await expect(page.getByTestId('not-logged-in')).toBeVisible();
 });

@@ -38,7 +38,10 @@ function LoginHeader() {
   );
 }
 
-/** The last failed request (SPEC §8 message), shown above the form: this page has no toasts. */
+/**
+ * The last failed request (SPEC §8 message), shown above the form: this page has no toasts. Its own height, not a
+ * share of the page's (the main area's children grow and shrink to fill it).
+ */
 function RequestError() {
   const { t } = useTranslation();
   const [text, setText] = useState<string | null>(null);
@@ -60,6 +63,7 @@ function RequestError() {
       maw="calc(100% - 2rem)"
       mx="auto"
       mt="md"
+      style={{ flex: 'none' }}
       withCloseButton
       onClose={() => setText(null)}
     >
