@@ -67,6 +67,12 @@ const { values: args } = parseArgs({
     repeat: { type: 'string', default: '1' },
     /** The levels on a fresh server, with no warm-up asks before them (see `warmUp`). */
     cold: { type: 'boolean', default: false },
+    /**
+     * Each run of a level is followed by the same run through the least relay Node can be (`floor-relay.mjs`: no
+     * sessions, database or quotas; uncompressed) beside the same direct reads: the part of the gap to the direct
+     * read that any websocket relay on this stack and machine pays.
+     */
+    floor: { type: 'boolean', default: false },
   },
 });
 const LEVELS = args.levels.split(',').filter(Boolean).map(Number);
@@ -187,6 +193,22 @@ const server = spawn(process.execPath, [...serverNodeOptions, path.join(root, 'a
 children.push(server);
 const base = `http://127.0.0.1:${serverPort}`;
 await waitUntil('the server', async () => (await fetch(`${base}/api/readyz`)).status === 200);
+
+let floor = null;
+if (args.floor) {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bench/floor-relay.mjs'), '--port', String(port), '--upstream', upstream],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`the floor relay exited (${code})`)));
+  });
+  floor = { base: `http://127.0.0.1:${port}`, pid: child.pid };
+}
 
 // ---------- users, each with a session of their own (written as a login writes it: HMAC of the cookie token under
 // the session key the server derives from CC_SECRET_KEY), with the admin's settings (unlimited) ----------
@@ -352,7 +374,7 @@ async function direct(startAt) {
 }
 
 /** One ask through the product: time to first content, chunk arrivals, wire bytes and answer bytes. */
-function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-deflate']) {
+function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-deflate'], to = base) {
   return new Promise((resolve) => {
     setTimeout(
       () => {
@@ -369,8 +391,8 @@ function relay(cookie, startAt, mode, prompt = PROMPT, deflate = !args['no-defla
           settled = true;
           resolve(result);
         };
-        const ws = new WebSocket(`${base.replace('http', 'ws')}/api/chat`, {
-          headers: { cookie, origin: base },
+        const ws = new WebSocket(`${to.replace('http', 'ws')}/api/chat`, {
+          headers: { cookie, origin: to },
           perMessageDeflate: deflate,
         });
         ws.on('open', () => {
@@ -495,20 +517,26 @@ function decodeFrames(data, isBinary) {
   return Array.isArray(parsed) ? parsed : [parsed];
 }
 
-async function level(n, pattern) {
+/**
+ * One run of a level: n relayed asks and n direct reads side by side. Through the product, or with `viaFloor`
+ * through the floor relay (then the server's own measures are left out, and the "server" CPU is the floor's).
+ */
+async function level(n, pattern, viaFloor = false) {
   const clientLoop = monitorEventLoopDelay({ resolution: 10 });
   serverRss.peak = 0;
-  const scrapedBefore = await scrape(); // (also resets the server's event-loop histogram)
+  const scrapedBefore = viaFloor ? '' : await scrape(); // (also resets the server's event-loop histogram)
   clientLoop.enable();
-  const account = cpuAccount();
+  const account = cpuAccount(viaFloor ? floor.pid : server.pid);
   const t0 = performance.now() + 100;
   const at = (i) => t0 + (pattern === 'spread' ? (i / n) * SPREAD_MS : 0);
+  const to = viaFloor ? floor.base : base;
   const [relays, directs] = await Promise.all([
-    Promise.all(cookies.slice(0, n).map((cookie, i) => relay(cookie, at(i), 'delta'))),
+    Promise.all(cookies.slice(0, n).map((cookie, i) => relay(cookie, at(i), 'delta', PROMPT, undefined, to))),
     Promise.all(Array.from({ length: n }, (_, i) => direct(at(i)))),
   ]);
   clientLoop.disable();
   const { serverMs, ...cpuShares } = account();
+  if (viaFloor) return floorSummary(n, pattern, relays, directs, serverMs);
   const scrapedAfter = await scrape();
   const serverLoop = sample(scrapedAfter, 'nodejs_eventloop_lag_p99_seconds') * 1000;
   const good = (list) => list.filter((r) => r.ok);
@@ -571,9 +599,38 @@ async function level(n, pattern) {
   };
 }
 
-async function bytesPerAnswerByte(mode, n, answer = 'short', prompt = PROMPT) {
+/** A floor relay's run (`--floor`): its first token and added delay against the same direct reads, its CPU. */
+function floorSummary(n, pattern, relays, directs, floorMs) {
+  const good = (list) => list.filter((r) => r.ok);
+  const ttft = (list) =>
+    good(list)
+      .map((r) => r.ttft)
+      .filter(Number.isFinite);
+  const late = (list) => good(list).flatMap((r) => r.lateness);
+  const [relayTtft, directTtft] = [ttft(relays), ttft(directs)];
+  return {
+    streams: n,
+    pattern,
+    ttft_floor_p50_ms: round(quantile(relayTtft, 0.5)),
+    ttft_direct_p50_ms: round(quantile(directTtft, 0.5)),
+    floor_open_p50_ms: round(
+      quantile(
+        good(relays).map((r) => r.opened),
+        0.5,
+      ),
+    ),
+    ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
+    ttft_ratio_p99: round(quantile(relayTtft, 0.99) / quantile(directTtft, 0.99), 2),
+    added_delay_p99_ms: round(quantile(late(relays), 0.99) - quantile(late(directs), 0.99)),
+    failed_floor: relays.length - good(relays).length,
+    failed_direct: directs.length - good(directs).length,
+    floor_cpu_ms_per_stream: round(floorMs / n, 2),
+  };
+}
+
+async function bytesPerAnswerByte(mode, n, answer = 'short', prompt = PROMPT, to = base) {
   const results = await Promise.all(
-    cookies.slice(0, n).map((cookie) => relay(cookie, performance.now(), mode, prompt)),
+    cookies.slice(0, n).map((cookie) => relay(cookie, performance.now(), mode, prompt, undefined, to)),
   );
   const ok = results.filter((r) => r.ok);
   const wire = ok.reduce((s, r) => s + r.wireBytes, 0);
@@ -600,7 +657,7 @@ const serverCpuMs = () => cpuMsOf(server.pid);
  * emulator, this process as every client) against the time all cores had (/proc/stat), in seconds; and the server's
  * unrounded, in ms (`serverMs`).
  */
-function cpuAccount() {
+function cpuAccount(serverPid = server.pid) {
   const machine = () => {
     const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     // user nice system idle iowait irq softirq steal: idle and iowait are time nobody used
@@ -608,14 +665,14 @@ function cpuAccount() {
     return { total, idle: ticks[3] + ticks[4] };
   };
   const m0 = machine();
-  const s0 = serverCpuMs();
+  const s0 = cpuMsOf(serverPid);
   const e0 = cpuMsOf(emulator.pid);
   const c0 = process.cpuUsage();
   return () => {
     const m1 = machine();
     const c = process.cpuUsage(c0);
     const total = m1.total - m0.total;
-    const serverMs = serverCpuMs() - s0;
+    const serverMs = cpuMsOf(serverPid) - s0;
     return {
       serverMs,
       machine_busy_pct: round((100 * (total - (m1.idle - m0.idle))) / total, 0),
@@ -710,10 +767,22 @@ const costs = Number(args['cost-asks']) > 0 ? await costPerAsk(Number(args['cost
 for (const cost of costs) console.log(JSON.stringify(cost));
 // (Measuring the cost per ask warmed the server already.)
 if (costs.length === 0 && !args.cold && LEVELS.length > 0) await unpaced(warmUp);
+// The floor relay is warmed the same way (its code optimised before it is measured), unless `--cold`.
+if (floor && !args.cold && LEVELS.length > 0)
+  await unpaced(async () => {
+    for (let round = 0; round < 2; round++)
+      await Promise.all(
+        Array.from({ length: LANES }, async (_, l) => {
+          for (let i = 0; i < COST_WARM_UP / LANES; i++)
+            await relay(cookies[l], 0, 'delta', '#long 5', undefined, floor.base);
+        }),
+      );
+  });
 
 const REPEAT = Math.max(1, Number(args.repeat) || 1);
 const REPEAT_GAP_MS = 6000;
 const runs = [];
+const floorRuns = [];
 for (const n of LEVELS) {
   for (const pattern of MODES) {
     for (let i = 0; i < REPEAT; i++) {
@@ -725,11 +794,24 @@ for (const n of LEVELS) {
       runs.push(result);
       console.log(JSON.stringify(result));
       await wait(1000);
+      if (floor) {
+        await wait(REPEAT_GAP_MS); // (the upstream connections the run opened are closed by then)
+        const floorRun = await level(n, pattern, true);
+        floorRuns.push(floorRun);
+        console.log(JSON.stringify({ floor: floorRun }));
+        await wait(1000);
+      }
     }
   }
 }
 const bytes = [];
 for (const mode of ['full', 'delta']) bytes.push(await bytesPerAnswerByte(mode, Number(args['bytes-asks'])));
+// The floor relay's binary text frames, uncompressed: a 2-byte header a chunk (it sends nothing else).
+if (floor && Number(args['bytes-asks']) > 0)
+  bytes.push({
+    ...(await bytesPerAnswerByte('delta', Number(args['bytes-asks']), 'short', PROMPT, floor.base)),
+    mode: 'floor relay',
+  });
 // A long answer (~18 kB) from a faster upstream (200 chunks a second: several chunks to a frame), in fewer asks.
 if (Number(args['bytes-asks']) > 0) {
   const knobs = async (body) =>
@@ -830,6 +912,23 @@ if (REPEAT > 1) {
     })),
   );
 }
+if (floor) {
+  console.log(
+    '\nthe same runs through the floor relay (no sessions, database or quotas; uncompressed), each after its pair',
+  );
+  console.table(
+    floorRuns.map((f, i) => ({
+      streams: f.streams,
+      pattern: f.pattern,
+      'product ttft ÷ p50 / p99': `${runs[i].ttft_ratio_p50} / ${runs[i].ttft_ratio_p99}`,
+      'floor ttft ÷ p50 / p99': `${f.ttft_ratio_p50} / ${f.ttft_ratio_p99}`,
+      'floor socket open p50': f.floor_open_p50_ms,
+      'product / floor added delay p99': `${runs[i].added_delay_p99_ms} / ${f.added_delay_p99_ms}`,
+      'product / floor CPU ms/stream': `${runs[i].server_cpu_ms_per_stream} / ${f.floor_cpu_ms_per_stream}`,
+      failed: f.failed_floor + f.failed_direct,
+    })),
+  );
+}
 console.table(bytes);
 console.table(costs);
 const out = path.join(root, 'bench/results');
@@ -845,6 +944,7 @@ const report = {
     words: WORDS,
   },
   runs,
+  ...(floor && { floor_runs: floorRuns }),
   ...(REPEAT > 1 && { spread: spreads }),
   bytes,
   cost_per_ask: costs,
