@@ -6,21 +6,27 @@
 // beyond the direct read is the part of the gap that no relay on this stack and machine avoids.
 //
 // Run: `node bench/floor-relay.mjs --port P --upstream http://127.0.0.1:U` (it prints `ready` when listening).
+// `GET /loop` answers its event-loop delay p99 (ms) since the last such request, as the product's /metrics does.
+import { createServer } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { WebSocketServer } from 'ws';
+import { sseContents } from './sse-content.mjs';
 
 const { values: args } = parseArgs({
   options: { port: { type: 'string' }, upstream: { type: 'string' } },
 });
 const agent = new Agent({ connections: 10_000, pipelining: 0 });
-const server = new WebSocketServer({
-  host: '127.0.0.1',
-  port: Number(args.port),
-  backlog: 4096,
-  perMessageDeflate: false,
-  maxPayload: 1024 * 1024,
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+const http = createServer((req, res) => {
+  if (req.url !== '/loop') return res.writeHead(404).end();
+  const p99 = loop.percentile(99) / 1e6;
+  loop.reset();
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ p99 }));
 });
+const server = new WebSocketServer({ server: http, perMessageDeflate: false, maxPayload: 1024 * 1024 });
 
 server.on('connection', (socket) => {
   socket.once('message', (data) => {
@@ -29,7 +35,7 @@ server.on('connection', (socket) => {
     );
   });
 });
-server.on('listening', () => console.log('ready'));
+http.listen({ host: '127.0.0.1', port: Number(args.port), backlog: 4096 }, () => console.log('ready'));
 
 async function relay(socket, ask) {
   const res = await request(`${args.upstream}/v1/chat/completions`, {
@@ -43,18 +49,6 @@ async function relay(socket, ask) {
     }),
   });
   if (res.statusCode !== 200) throw new Error(`upstream ${res.statusCode}`);
-  let buffer = '';
-  for await (const chunk of res.body) {
-    buffer += chunk.toString('utf8');
-    let cut;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const event = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = event.startsWith('data: ') ? event.slice(6) : '';
-      if (!data || data === '[DONE]') continue;
-      const text = JSON.parse(data).choices?.[0]?.delta?.content;
-      if (text) socket.send(Buffer.from(text, 'utf8'), { binary: true });
-    }
-  }
+  for await (const text of sseContents(res.body)) socket.send(Buffer.from(text, 'utf8'), { binary: true });
   socket.close(1000);
 }

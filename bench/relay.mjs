@@ -30,6 +30,7 @@ import { hash } from '@node-rs/argon2';
 import { Agent, request } from 'undici';
 import WebSocket from 'ws';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
+import { sseContents } from './sse-content.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -349,22 +350,10 @@ async function direct(startAt) {
       }),
     });
     if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-    let buffer = '';
-    for await (const chunk of res.body) {
+    for await (const text of sseContents(res.body)) {
       const now = performance.now();
-      buffer += chunk.toString('utf8');
-      let cut;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const event = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const data = event.startsWith('data: ') ? event.slice(6) : '';
-        if (!data || data === '[DONE]') continue;
-        const text = JSON.parse(data).choices?.[0]?.delta?.content ?? '';
-        if (text) {
-          if (Number.isNaN(first)) first = now - began;
-          arrivals.grow(text, now);
-        }
-      }
+      if (Number.isNaN(first)) first = now - began;
+      arrivals.grow(text, now);
     }
     arrivals.end(performance.now());
     return { ok: true, ttft: first, lateness: arrivals.lateness() };
@@ -517,6 +506,14 @@ function decodeFrames(data, isBinary) {
   return Array.isArray(parsed) ? parsed : [parsed];
 }
 
+/** A level's results: the asks that succeeded, their times to first token, their chunks' lateness. */
+const good = (list) => list.filter((r) => r.ok);
+const ttft = (list) =>
+  good(list)
+    .map((r) => r.ttft)
+    .filter(Number.isFinite);
+const late = (list) => good(list).flatMap((r) => r.lateness);
+
 /**
  * One run of a level: n relayed asks and n direct reads side by side. Through the product, or with `viaFloor`
  * through the floor relay (then the server's own measures are left out, and the "server" CPU is the floor's).
@@ -524,7 +521,8 @@ function decodeFrames(data, isBinary) {
 async function level(n, pattern, viaFloor = false) {
   const clientLoop = monitorEventLoopDelay({ resolution: 10 });
   serverRss.peak = 0;
-  const scrapedBefore = viaFloor ? '' : await scrape(); // (also resets the server's event-loop histogram)
+  // (Each also resets the relay's event-loop histogram.)
+  const scrapedBefore = viaFloor ? await floorLoopP99() : await scrape();
   clientLoop.enable();
   const account = cpuAccount(viaFloor ? floor.pid : server.pid);
   const t0 = performance.now() + 100;
@@ -536,15 +534,9 @@ async function level(n, pattern, viaFloor = false) {
   ]);
   clientLoop.disable();
   const { serverMs, ...cpuShares } = account();
-  if (viaFloor) return floorSummary(n, pattern, relays, directs, serverMs);
+  if (viaFloor) return floorSummary(n, pattern, relays, directs, serverMs, await floorLoopP99());
   const scrapedAfter = await scrape();
   const serverLoop = sample(scrapedAfter, 'nodejs_eventloop_lag_p99_seconds') * 1000;
-  const good = (list) => list.filter((r) => r.ok);
-  const ttft = (list) =>
-    good(list)
-      .map((r) => r.ttft)
-      .filter(Number.isFinite);
-  const late = (list) => good(list).flatMap((r) => r.lateness);
   const relayTtft = ttft(relays);
   const directTtft = ttft(directs);
   const failed = (list) => list.filter((r) => !r.ok);
@@ -600,13 +592,7 @@ async function level(n, pattern, viaFloor = false) {
 }
 
 /** A floor relay's run (`--floor`): its first token and added delay against the same direct reads, its CPU. */
-function floorSummary(n, pattern, relays, directs, floorMs) {
-  const good = (list) => list.filter((r) => r.ok);
-  const ttft = (list) =>
-    good(list)
-      .map((r) => r.ttft)
-      .filter(Number.isFinite);
-  const late = (list) => good(list).flatMap((r) => r.lateness);
+function floorSummary(n, pattern, relays, directs, floorMs, floorLoopMs) {
   const [relayTtft, directTtft] = [ttft(relays), ttft(directs)];
   return {
     streams: n,
@@ -622,10 +608,16 @@ function floorSummary(n, pattern, relays, directs, floorMs) {
     ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
     ttft_ratio_p99: round(quantile(relayTtft, 0.99) / quantile(directTtft, 0.99), 2),
     added_delay_p99_ms: round(quantile(late(relays), 0.99) - quantile(late(directs), 0.99)),
+    floor_loop_p99_ms: round(floorLoopMs),
     failed_floor: relays.length - good(relays).length,
     failed_direct: directs.length - good(directs).length,
     floor_cpu_ms_per_stream: round(floorMs / n, 2),
   };
+}
+
+/** The floor relay's event-loop delay p99 (ms) since the last call. */
+async function floorLoopP99() {
+  return (await (await fetch(`${floor.base}/loop`)).json()).p99;
 }
 
 async function bytesPerAnswerByte(mode, n, answer = 'short', prompt = PROMPT, to = base) {
@@ -924,6 +916,7 @@ if (floor) {
       'floor ttft ÷ p50 / p99': `${f.ttft_ratio_p50} / ${f.ttft_ratio_p99}`,
       'floor socket open p50': f.floor_open_p50_ms,
       'product / floor added delay p99': `${runs[i].added_delay_p99_ms} / ${f.added_delay_p99_ms}`,
+      'product / floor loop p99': `${runs[i].server_loop_p99_ms} / ${f.floor_loop_p99_ms}`,
       'product / floor CPU ms/stream': `${runs[i].server_cpu_ms_per_stream} / ${f.floor_cpu_ms_per_stream}`,
       failed: f.failed_floor + f.failed_direct,
     })),
