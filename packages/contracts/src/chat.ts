@@ -3,6 +3,7 @@ import { MessageParams } from './envelope';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { ChatMessage } from './message';
 import { ChatSource } from './model-schemas';
+import { MAX_ASK_TEXT_CHARS } from './limits';
 import { MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
 
 export const Attachment = z.object({
@@ -44,7 +45,7 @@ export const AskRequest = z
     /** API source: -1 = the whole path from `parent`, N = its last N messages. */
     api_context_message_count: z.number().int().min(-1).default(-1),
     /** `:continue` continues a cut answer (web). */
-    text_content: z.string().max(100_000),
+    text_content: z.string().max(MAX_ASK_TEXT_CHARS, { message: V.messageTooLong }),
     /**
      * `next` (default): a new question under `parent` (an edited question is a new one beside the old: its parent is
      * the old one's parent). `variant`: answer the question `parent` again (regenerate): a new answer beside the old

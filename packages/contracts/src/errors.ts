@@ -85,6 +85,8 @@ export const ERRORS = {
   },
   uploadingNotAllowed: { code: 10403, status: 403, message: 'errors.uploadingNotAllowed' },
   tooManyImages: { code: 422, status: 422, message: 'errors.tooManyImages' },
+  /** params `{max}`: a question's text is longer than that many characters. */
+  messageTooLong: { code: 422, status: 422, message: 'errors.messageTooLong' },
   tooManyPlugins: { code: 422, status: 422, message: 'errors.tooManyPlugins' },
   fileTooLarge: { code: 413, status: 413, message: 'errors.fileTooLarge' },
   queueTimeout: { code: 504, status: 504, message: 'errors.queueTimeout' },
@@ -196,6 +198,8 @@ export const VALIDATION_MESSAGES = {
   modelRequired: 'validation.modelRequired',
   pluginCountExceeded: 'validation.pluginCountExceeded',
   tooManyImages: 'validation.tooManyImages',
+  /** params `{max}` (a question's text; see MAX_ASK_TEXT_CHARS). */
+  messageTooLong: 'validation.messageTooLong',
   machineFieldsRequired: 'validation.machineFieldsRequired',
   /** A server address that is neither an IP address nor a host name (e.g. 999.1.1.1). */
   machineAddress: 'validation.machineAddress',

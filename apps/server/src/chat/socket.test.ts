@@ -515,6 +515,23 @@ describe('refusals and the queue', () => {
     expect(notJson.code).toBe(1007);
   });
 
+  it('refuses a question longer than the limit as too long, with the limit (not as an invalid request)', async () => {
+    const base = { source: 'openai_api' as const, model: 'gpt_3_5', new_conversation: true };
+    const long = await ask(url, { ...base, text_content: 'x'.repeat(100_001) }, { cookie: admin });
+    expect(long.frames).toEqual([
+      {
+        type: 'error',
+        tip: 'errors.messageTooLong',
+        error_detail: 'validation.messageTooLong',
+        params: { max: 100_000 },
+      },
+    ]);
+    expect([long.code, long.reason]).toEqual([1008, 'errors.messageTooLong']);
+    // At the limit it is a question like any other.
+    const atLimit = await ask(url, { ...base, text_content: 'x'.repeat(100_000) }, { cookie: admin });
+    expect(atLimit.code).toBe(1000);
+  });
+
   /** Calls `seen` with the buffers of every write to the server's side of the next chat socket's connection. */
   function onWrites(seen: (buffers: Buffer[]) => void) {
     t.app.websocketServer.once('connection', (socket: WebSocket) => {

@@ -7,6 +7,7 @@ import {
   CHAT_CLOSE,
   CLIENT_CLOSE,
   ERRORS,
+  MAX_ASK_TEXT_CHARS,
   MAX_IMAGES_PER_ASK,
   ResumeRequest,
   StopRequest,
@@ -142,8 +143,9 @@ function refuse(
   tip: string,
   detail: string | null,
   close: { code: number; reason: string },
+  params?: Record<string, string | number>,
 ) {
-  if (tip) out.send(JSON.stringify({ type: 'error', tip, error_detail: detail }));
+  if (tip) out.send(JSON.stringify({ type: 'error', tip, error_detail: detail, ...(params && { params }) }));
   out.close(close.code, close.reason || tip);
 }
 
@@ -173,6 +175,17 @@ function startAsk(ctx: AppContext, socket: WebSocket, user: UserRow, value: unkn
         code: CHAT_CLOSE.refused.code,
         reason: tip,
       });
+    }
+    if (parsed.error.issues.some((i) => i.message === VALIDATION_MESSAGES.messageTooLong)) {
+      // The user can shorten it: said as such (with the limit), not as a malformed request.
+      const tip = ERRORS.messageTooLong.message;
+      return refuse(
+        out,
+        tip,
+        VALIDATION_MESSAGES.messageTooLong,
+        { code: CHAT_CLOSE.refused.code, reason: tip },
+        { max: MAX_ASK_TEXT_CHARS },
+      );
     }
     const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     return refuse(out, CHAT_CLOSE.invalidAskRequest.reason, detail, CHAT_CLOSE.invalidAskRequest);

@@ -2,6 +2,7 @@ import { ActionIcon, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core
 import { forwardRef, useRef, useState } from 'react';
 import type { ClipboardEvent, DragEvent, KeyboardEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MAX_ASK_TEXT_CHARS } from '@cc/contracts';
 import { SendIcon, StopIcon } from '../../../components/icons';
 import { isSendKeyEvent, usePreference } from '../../../lib/preferences';
 
@@ -46,11 +47,13 @@ export const ChatInput = forwardRef<HTMLTextAreaElement, Props>(function ChatInp
   },
   ref,
 ) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { sendKey } = usePreference();
   const [dragging, setDragging] = useState(false);
   const dragDepth = useRef(0);
-  const canSend = !busy && !disabled && !blocked && (value.trim().length > 0 || !!hasContent);
+  // The server refuses a longer question: said here, with the count, before it is sent (the text stays as typed).
+  const tooLong = value.length > MAX_ASK_TEXT_CHARS;
+  const canSend = !busy && !disabled && !blocked && !tooLong && (value.trim().length > 0 || !!hasContent);
   const acceptsFiles = !!onFiles && !disabled;
 
   const handlePaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -126,6 +129,14 @@ export const ChatInput = forwardRef<HTMLTextAreaElement, Props>(function ChatInp
           minRows={1}
           maxRows={10}
           disabled={disabled}
+          error={
+            tooLong
+              ? t('chat.tooLong', {
+                  count: new Intl.NumberFormat(i18n.language).format(value.length),
+                  max: new Intl.NumberFormat(i18n.language).format(MAX_ASK_TEXT_CHARS),
+                })
+              : undefined
+          }
           style={{ flex: 1 }}
           data-testid="chat-input"
         />

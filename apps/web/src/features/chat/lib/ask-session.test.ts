@@ -137,6 +137,27 @@ describe('ask session', () => {
     expect(askFailureRawDetail(old)).toBeNull();
   });
 
+  it('a question the server finds too long reads as such, with the limit, in both languages', () => {
+    const s = failedWith(
+      {
+        type: 'error',
+        tip: 'errors.messageTooLong',
+        error_detail: 'validation.messageTooLong',
+        params: { max: 100000 },
+      },
+      [1008, 'errors.messageTooLong'],
+    );
+    expect(describeAskFailure(s, en)).toBe(
+      'The message is too long: A message can have at most 100000 characters',
+    );
+    expect(describeAskFailure(s, zh)).toBe('消息过长: 一条消息最多 100000 个字符');
+    expect(askFailureRawDetail(s)).toBeNull();
+    // A message over the socket's frame limit is closed 1009 by the websocket library: said in words too.
+    expect(describeAskFailure(applyClose(startAsk(null, 'c'), 1009, '', false), en)).toBe(
+      'The message was too large to send (1009)',
+    );
+  });
+
   it('an upstream error reads as the translated tip; the provider text only as raw details', () => {
     const s = failedWith(
       {

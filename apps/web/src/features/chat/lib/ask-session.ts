@@ -139,6 +139,7 @@ const CLOSE_CODE_KEYS: Record<number, string> = {
   1006: 'chat.close.1006',
   1007: 'chat.close.1007',
   1008: 'chat.close.1008',
+  1009: 'chat.close.1009',
   1011: 'chat.close.1011',
   1012: 'chat.close.1012',
   1013: 'chat.close.1013',

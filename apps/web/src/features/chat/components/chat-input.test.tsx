@@ -1,0 +1,59 @@
+import { MantineProvider } from '@mantine/core';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_ASK_TEXT_CHARS } from '@cc/contracts';
+import { i18n } from '../../../i18n';
+import { installDomStubs } from '../../../test/dom-stubs';
+import { ChatInput } from './chat-input';
+
+function box(value: string, onSend = vi.fn()) {
+  render(
+    <MantineProvider>
+      <ChatInput
+        value={value}
+        onChange={() => undefined}
+        onSend={onSend}
+        onStop={() => undefined}
+        busy={false}
+        disabled={false}
+      />
+    </MantineProvider>,
+  );
+  return onSend;
+}
+
+const sendButton = () => screen.getByTestId<HTMLButtonElement>('send-button');
+
+beforeEach(async () => {
+  installDomStubs();
+  await i18n.changeLanguage('en-US');
+});
+afterEach(cleanup);
+
+describe('the message box and the length limit', () => {
+  it('a message over the limit cannot be sent and says why, with its count and the limit', () => {
+    const onSend = box('x'.repeat(MAX_ASK_TEXT_CHARS + 1));
+    expect(sendButton().disabled).toBe(true);
+    const input = screen.getByTestId('chat-input');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      screen.getByText('100,001 of at most 100,000 characters: shorten the message to send it'),
+    ).toBeTruthy();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('in Chinese too', async () => {
+    await i18n.changeLanguage('zh-CN');
+    box('x'.repeat(MAX_ASK_TEXT_CHARS + 1));
+    expect(screen.getByText('100,001 个字符，最多 100,000 个：请缩短消息后再发送')).toBeTruthy();
+  });
+
+  it('a message at the limit is sent', () => {
+    const onSend = box('x'.repeat(MAX_ASK_TEXT_CHARS));
+    expect(sendButton().disabled).toBe(false);
+    expect(screen.getByTestId('chat-input').getAttribute('aria-invalid')).not.toBe('true');
+    fireEvent.keyDown(screen.getByTestId('chat-input'), { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+});
