@@ -143,7 +143,7 @@ function refuse(
   tip: string,
   detail: string | null,
   close: { code: number; reason: string },
-  params?: Record<string, string | number>,
+  params?: Record<string, number>,
 ) {
   if (tip) out.send(JSON.stringify({ type: 'error', tip, error_detail: detail, ...(params && { params }) }));
   out.close(close.code, close.reason || tip);
@@ -163,29 +163,33 @@ function isStop(value: unknown): boolean {
   return StopRequest.safeParse(value).success;
 }
 
+/**
+ * Invalid questions the user can put right, refused as such (close 1008 with their own tip) rather than as a
+ * malformed request: more than 4 images (SPEC §5), a text over the limit (said with the limit).
+ */
+const USER_REFUSALS: { issue: string; tip: string; detail: string; params?: Record<string, number> }[] = [
+  {
+    issue: VALIDATION_MESSAGES.tooManyImages,
+    tip: ERRORS.tooManyImages.message,
+    detail: `up to ${MAX_IMAGES_PER_ASK} images can be uploaded`,
+  },
+  {
+    issue: VALIDATION_MESSAGES.messageTooLong,
+    tip: ERRORS.messageTooLong.message,
+    detail: VALIDATION_MESSAGES.messageTooLong,
+    params: { max: MAX_ASK_TEXT_CHARS },
+  },
+];
+
 /** A new question on this socket: the answer runs at the server, this socket is its first viewer. */
 function startAsk(ctx: AppContext, socket: WebSocket, user: UserRow, value: unknown): void {
   const out = output(socket, ctx);
   const parsed = AskRequest.safeParse(value);
   if (!parsed.success) {
-    if (parsed.error.issues.some((i) => i.message === VALIDATION_MESSAGES.tooManyImages)) {
-      // A refusal the user can act on (SPEC §5: up to 4 images), not a malformed request.
-      const tip = ERRORS.tooManyImages.message;
-      return refuse(out, tip, `up to ${MAX_IMAGES_PER_ASK} images can be uploaded`, {
-        code: CHAT_CLOSE.refused.code,
-        reason: tip,
-      });
-    }
-    if (parsed.error.issues.some((i) => i.message === VALIDATION_MESSAGES.messageTooLong)) {
-      // The user can shorten it: said as such (with the limit), not as a malformed request.
-      const tip = ERRORS.messageTooLong.message;
-      return refuse(
-        out,
-        tip,
-        VALIDATION_MESSAGES.messageTooLong,
-        { code: CHAT_CLOSE.refused.code, reason: tip },
-        { max: MAX_ASK_TEXT_CHARS },
-      );
+    const refusal = USER_REFUSALS.find((r) => parsed.error.issues.some((i) => i.message === r.issue));
+    if (refusal) {
+      const { tip, detail, params } = refusal;
+      return refuse(out, tip, detail, { code: CHAT_CLOSE.refused.code, reason: tip }, params);
     }
     const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     return refuse(out, CHAT_CLOSE.invalidAskRequest.reason, detail, CHAT_CLOSE.invalidAskRequest);
