@@ -514,6 +514,18 @@ const ttft = (list) =>
     .filter(Number.isFinite);
 const late = (list) => good(list).flatMap((r) => r.lateness);
 
+/** What a relay adds to the direct read, measured side by side: first token ratios, added chunk delay, failures. */
+function sideBySide(relays, directs) {
+  const [relayTtft, directTtft] = [ttft(relays), ttft(directs)];
+  return {
+    ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
+    ttft_ratio_p99: round(quantile(relayTtft, 0.99) / quantile(directTtft, 0.99), 2),
+    added_delay_p99_ms: round(quantile(late(relays), 0.99) - quantile(late(directs), 0.99)),
+    failed_relay: relays.length - good(relays).length,
+    failed_direct: directs.length - good(directs).length,
+  };
+}
+
 /**
  * One run of a level: n relayed asks and n direct reads side by side. Through the product, or with `viaFloor`
  * through the floor relay (then the server's own measures are left out, and the "server" CPU is the floor's).
@@ -539,8 +551,8 @@ async function level(n, pattern, viaFloor = false) {
   const serverLoop = sample(scrapedAfter, 'nodejs_eventloop_lag_p99_seconds') * 1000;
   const relayTtft = ttft(relays);
   const directTtft = ttft(directs);
-  const failed = (list) => list.filter((r) => !r.ok);
-  const errors = [...failed(relays), ...failed(directs)].map((r) => r.error);
+  const measures = sideBySide(relays, directs);
+  const errors = [...relays, ...directs].filter((r) => !r.ok).map((r) => r.error);
   const mean = (list) => round(list.reduce((a, b) => a + b, 0) / list.length);
   const steps = serverSteps(scrapedBefore, scrapedAfter);
   return {
@@ -571,17 +583,13 @@ async function level(n, pattern, viaFloor = false) {
       ...steps,
     },
     ttft_direct_p50_ms: round(quantile(directTtft, 0.5)),
-    ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
     ttft_relay_p99_ms: round(quantile(relayTtft, 0.99)),
     ttft_direct_p99_ms: round(quantile(directTtft, 0.99)),
-    ttft_ratio_p99: round(quantile(relayTtft, 0.99) / quantile(directTtft, 0.99), 2),
     late_relay_p99_ms: round(quantile(late(relays), 0.99)),
     late_direct_p99_ms: round(quantile(late(directs), 0.99)),
-    added_delay_p99_ms: round(quantile(late(relays), 0.99) - quantile(late(directs), 0.99)),
+    ...measures,
     server_loop_p99_ms: round(serverLoop),
     client_loop_p99_ms: round(clientLoop.percentile(99) / 1e6),
-    failed_relay: failed(relays).length,
-    failed_direct: failed(directs).length,
     first_errors: [...new Set(errors)].slice(0, 3),
     server_peak_rss_mb: round(serverRss.peak / 1e6, 0),
     /** The server's CPU over the level (every ask from its socket's opening to its close) per ask. */
@@ -593,24 +601,21 @@ async function level(n, pattern, viaFloor = false) {
 
 /** A floor relay's run (`--floor`): its first token and added delay against the same direct reads, its CPU. */
 function floorSummary(n, pattern, relays, directs, floorMs, floorLoopMs) {
-  const [relayTtft, directTtft] = [ttft(relays), ttft(directs)];
+  const { failed_relay: failedFloor, ...measures } = sideBySide(relays, directs);
   return {
     streams: n,
     pattern,
-    ttft_floor_p50_ms: round(quantile(relayTtft, 0.5)),
-    ttft_direct_p50_ms: round(quantile(directTtft, 0.5)),
+    ttft_floor_p50_ms: round(quantile(ttft(relays), 0.5)),
+    ttft_direct_p50_ms: round(quantile(ttft(directs), 0.5)),
     floor_open_p50_ms: round(
       quantile(
         good(relays).map((r) => r.opened),
         0.5,
       ),
     ),
-    ttft_ratio_p50: round(quantile(relayTtft, 0.5) / quantile(directTtft, 0.5), 2),
-    ttft_ratio_p99: round(quantile(relayTtft, 0.99) / quantile(directTtft, 0.99), 2),
-    added_delay_p99_ms: round(quantile(late(relays), 0.99) - quantile(late(directs), 0.99)),
+    ...measures,
     floor_loop_p99_ms: round(floorLoopMs),
-    failed_floor: relays.length - good(relays).length,
-    failed_direct: directs.length - good(directs).length,
+    failed_floor: failedFloor,
     floor_cpu_ms_per_stream: round(floorMs / n, 2),
   };
 }
@@ -704,14 +709,17 @@ async function unpaced(run) {
 
 const LANES = 4;
 
-/** `count` asks of a short answer in LANES lanes, each lane one ask after another: results, server CPU, wall time. */
-async function askInLanes(count, deflate) {
+/**
+ * `count` asks of a short answer in LANES lanes, each lane one ask after another, to the product or (`to`) the floor
+ * relay: results, the server's CPU (the product's), wall time.
+ */
+async function askInLanes(count, deflate, to = base) {
   const cpu0 = serverCpuMs();
   const began = performance.now();
   const lane = async (l) => {
     const results = [];
     for (let i = 0; i < count / LANES; i++)
-      results.push(await relay(cookies[l * (count / LANES) + i], 0, 'delta', '#long 5', deflate));
+      results.push(await relay(cookies[l * (count / LANES) + i], 0, 'delta', '#long 5', deflate, to));
     return results;
   };
   const results = (await Promise.all(Array.from({ length: LANES }, (_, l) => lane(l)))).flat();
@@ -724,8 +732,8 @@ async function askInLanes(count, deflate) {
  * (which warms it first). The first burst after it is still the slowest of a `--repeat` (the pool's first 200
  * upstream connections, the heap's growth).
  */
-async function warmUp() {
-  for (const deflate of [true, false]) await askInLanes(COST_WARM_UP, deflate);
+async function warmUp(to = base) {
+  for (const deflate of [true, false]) await askInLanes(COST_WARM_UP, deflate, to);
 }
 
 async function costPerAsk(n) {
@@ -760,16 +768,7 @@ for (const cost of costs) console.log(JSON.stringify(cost));
 // (Measuring the cost per ask warmed the server already.)
 if (costs.length === 0 && !args.cold && LEVELS.length > 0) await unpaced(warmUp);
 // The floor relay is warmed the same way (its code optimised before it is measured), unless `--cold`.
-if (floor && !args.cold && LEVELS.length > 0)
-  await unpaced(async () => {
-    for (let round = 0; round < 2; round++)
-      await Promise.all(
-        Array.from({ length: LANES }, async (_, l) => {
-          for (let i = 0; i < COST_WARM_UP / LANES; i++)
-            await relay(cookies[l], 0, 'delta', '#long 5', undefined, floor.base);
-        }),
-      );
-  });
+if (floor && !args.cold && LEVELS.length > 0) await unpaced(() => warmUp(floor.base));
 
 const REPEAT = Math.max(1, Number(args.repeat) || 1);
 const REPEAT_GAP_MS = 6000;
