@@ -2,6 +2,7 @@ import { Alert, Skeleton, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
+import { ConversationIdParams } from '@cc/contracts';
 import { ConversationIdContext } from '../../../components/messages/conversation-context';
 import { ConversationHeader } from '../../../components/messages/conversation-header';
 import { ExportActions } from '../../../components/messages/export-actions';
@@ -12,16 +13,26 @@ import { getCurrentPath, groupMessages } from '../../../lib/conversation/history
 import { usePreference } from '../../../lib/preferences';
 import { useConversationHistory } from '../api/get-conversation';
 
-/** /conv/{id}: the read-only history of a conversation, with export. A missing one goes to the 404 page. */
+/**
+ * /conv/{id}: the read-only history of a conversation, with export. A missing one, or an address whose id is not a
+ * conversation id at all, goes to the 404 page.
+ */
 export function HistoryViewer({ conversationId }: { conversationId: string }) {
   const { t } = useTranslation();
   const preference = usePreference();
-  const { data: history, error, isLoading } = useConversationHistory(conversationId, { silent: true });
+  const wellFormed = ConversationIdParams.safeParse({ conversation_id: conversationId }).success;
+  const {
+    data: history,
+    error,
+    isLoading,
+  } = useConversationHistory(wellFormed ? conversationId : null, {
+    silent: true,
+  });
   const groups = useMemo(
     () => (history ? groupMessages(getCurrentPath(history.mapping, history.current_node)) : []),
     [history],
   );
-  if (error instanceof ApiError && (error.status === 404 || error.code === 404))
+  if (!wellFormed || (error instanceof ApiError && (error.status === 404 || error.code === 404)))
     return <Navigate to={paths.notFound} replace />;
   return (
     <ConversationIdContext.Provider value={conversationId}>
@@ -46,7 +57,7 @@ export function HistoryViewer({ conversationId }: { conversationId: string }) {
           </Stack>
         )}
         {error && !(error instanceof ApiError && error.status === 404) && (
-          <Alert color="red" m="md" title={t('conversations.loadFailed')}>
+          <Alert color="red" m="md" title={t('conversations.historyLoadFailed')}>
             {error instanceof ApiError ? t(error.messageKey) : t('errors.requestError')}
           </Alert>
         )}
