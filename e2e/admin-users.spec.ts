@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { login, send, startConversation, useEnglish } from './helpers';
+import { login, registerUser, send, startConversation, useEnglish } from './helpers';
 
 const suffix = Date.now() % 100000;
 const USER = { username: `quota${suffix}`, nickname: `Quota ${suffix}`, password: 'quota-pass-123' };
@@ -119,4 +119,44 @@ test('at 1280 px the user, task and conversation tables keep their actions in vi
   await page.goto('/admin/conversation');
   const actions = page.getByRole('button', { name: /^Actions for / });
   if ((await actions.count()) > 0) await inView(actions.first());
+});
+
+test('from a user’s menu, the keyboard focus comes back after the quotas dialog and moves to the next user after a delete', async ({
+  page,
+  baseURL,
+}) => {
+  await useEnglish(page);
+  await login(page);
+  const names = ['a', 'b', 'c'].map((n) => `keyfocus${suffix}${n}`);
+  for (const username of names) await registerUser(page, baseURL!, { username, password: 'focus-pass-123' });
+  await page.goto('/admin/user');
+  await page.getByLabel('Search users').fill(`keyfocus${suffix}`);
+  const more = (username: string) =>
+    page.getByRole('button', { name: `More actions for ${username}`, exact: true });
+  for (const username of names) await expect(more(username)).toBeVisible();
+  // The table's order: the row after b is the next one shown, whichever way the table is sorted.
+  const order = await page
+    .getByRole('button', { name: /^More actions for keyfocus/ })
+    .evaluateAll((buttons) =>
+      buttons.map((b) => b.getAttribute('aria-label')!.replace('More actions for ', '')),
+    );
+  const middle = order[1]!;
+  const after = order[2]!;
+
+  await more(middle).click();
+  await page.getByRole('menuitem', { name: 'Quotas and permissions' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(more(middle)).toBeFocused();
+
+  await more(middle).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(more(middle)).toBeFocused();
+  await more(middle).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(more(middle)).toHaveCount(0);
+  await expect(more(after)).toBeFocused();
 });

@@ -173,3 +173,52 @@ test('a 51st pin is refused with the reason, and the list stays as it was', asyn
   await expect(page.getByText('You can pin at most 50 conversations: unpin one first')).toBeVisible();
   await expect(section(page, 'Today').getByRole('listitem')).toHaveText(['One more']);
 });
+
+test('from a row’s menu, the keyboard focus comes back to the row after rename and sharing, and moves to the next row after a delete', async ({
+  page,
+  baseURL,
+}) => {
+  const now = Date.now();
+  await userWith(
+    page,
+    baseURL!,
+    'focuser',
+    ['Focus one', 'Focus two', 'Focus three'].map((title, i) => ({
+      title,
+      source: 'openai_api',
+      model: 'gpt_3_5',
+      time: new Date(now - (i + 1) * 60_000),
+    })),
+  );
+  const actions = (title: string) => page.getByRole('button', { name: `Actions for ${title}`, exact: true });
+  await expect(actions('Focus three')).toBeVisible();
+
+  await actions('Focus two').click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await page.getByTestId('rename-input').fill('Focus two renamed');
+  await page.getByTestId('rename-input').press('Enter');
+  await expect(actions('Focus two renamed')).toBeFocused();
+
+  await actions('Focus two renamed').press('Enter');
+  await page.getByRole('menuitem', { name: 'Share' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(actions('Focus two renamed')).toBeFocused();
+
+  // Cancelled: back to the row; deleted: on to the next row (the last one: to the row before).
+  await actions('Focus one').click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(actions('Focus one')).toBeFocused();
+  await actions('Focus one').click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByTestId('confirm-delete').click();
+  await expect(row(page, 'Focus one')).toHaveCount(0);
+  await expect(actions('Focus two renamed')).toBeFocused();
+  await actions('Focus three').click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByTestId('confirm-delete').click();
+  await expect(row(page, 'Focus three')).toHaveCount(0);
+  await expect(actions('Focus two renamed')).toBeFocused();
+});

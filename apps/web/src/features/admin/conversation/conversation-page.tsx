@@ -19,6 +19,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { DotsIcon } from '../../../components/icons';
 import { ModelBadge } from '../../../components/model-display';
+import { focusAfterRemoval, fromMenu, openMenuButton } from '../../../lib/focus';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../config/paths';
 import { AdminPage } from '../shared/admin-page';
@@ -104,6 +105,8 @@ export function ConversationPage() {
     notifySuccess(ta('conversation.sharesRevoked', { count }));
   };
   const handleVanish = async (ids: string[]) => {
+    // (From a row's menu: the focus moves to the next row's once this one is gone.)
+    const refocus = focusAfterRemoval(openMenuButton(), 'table');
     const ok = await confirmAction({
       title: ta('conversation.destroy'),
       body: ta('conversation.destroyConfirm', { count: ids.length }),
@@ -111,7 +114,9 @@ export function ConversationPage() {
       cancelLabel: ta('common.cancel'),
       danger: true,
     });
-    if (ok) report(await vanish.mutateAsync(ids), 'destroyed');
+    if (!ok) return;
+    report(await vanish.mutateAsync(ids), 'destroyed');
+    refocus();
   };
   const handleAssign = async (username: string) => {
     const ids = assignIds ?? [];
@@ -139,7 +144,7 @@ export function ConversationPage() {
       render: (c) => (
         <Tooltip label={c.conversation_id}>
           <UnstyledButton
-            onClick={() => setViewing(c.conversation_id)}
+            onClick={fromMenu(() => setViewing(c.conversation_id))}
             aria-label={ta('conversation.viewOf', { title: c.title || c.conversation_id })}
           >
             <Text size="sm" c="blue" lineClamp={1} maw={360}>
@@ -208,16 +213,18 @@ export function ConversationPage() {
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item onClick={() => setViewing(c.conversation_id)}>{ta('conversation.view')}</Menu.Item>
+            <Menu.Item onClick={fromMenu(() => setViewing(c.conversation_id))}>
+              {ta('conversation.view')}
+            </Menu.Item>
             <Menu.Item component="a" href={paths.history(c.conversation_id)} target="_blank">
               {ta('conversation.openInNewTab')}
             </Menu.Item>
-            <Menu.Item onClick={() => setAssignIds([c.conversation_id])}>
+            <Menu.Item onClick={fromMenu(() => setAssignIds([c.conversation_id]))}>
               {ta('conversation.assign')}
             </Menu.Item>
             <Menu.Item
               disabled={!c.is_public}
-              onClick={() => void handleRevokeShares(c).catch(() => undefined)}
+              onClick={fromMenu(() => void handleRevokeShares(c).catch(() => undefined))}
             >
               {ta('conversation.revokeShares')}
             </Menu.Item>
@@ -225,11 +232,11 @@ export function ConversationPage() {
             <Menu.Item
               color="orange"
               disabled={!c.is_valid}
-              onClick={() => void handleInvalidate([c.conversation_id])}
+              onClick={fromMenu(() => void handleInvalidate([c.conversation_id]))}
             >
               {ta('conversation.invalidate')}
             </Menu.Item>
-            <Menu.Item c="red" onClick={() => void handleVanish([c.conversation_id])}>
+            <Menu.Item c="red" onClick={fromMenu(() => void handleVanish([c.conversation_id]))}>
               {ta('conversation.destroy')}
             </Menu.Item>
           </Menu.Dropdown>

@@ -17,6 +17,7 @@ import { Link } from 'react-router';
 import { ChartIcon, DotsIcon, PencilIcon, PlusIcon } from '../../../components/icons';
 import type { UserFilter } from '../../../config/admin-paths';
 import { paths } from '../../../config/paths';
+import { focusAfterRemoval, fromMenu, openMenuButton } from '../../../lib/focus';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
@@ -86,6 +87,7 @@ export function UserPage() {
   };
 
   const handleDelete = async (user: UserReadAdmin) => {
+    const refocus = focusAfterRemoval(openMenuButton(), 'table');
     const ok = await confirmAction({
       title: ta('user.deleteTitle'),
       body: ta('user.deleteConfirm', { username: user.username }),
@@ -96,6 +98,7 @@ export function UserPage() {
     if (!ok) return;
     await deleteUser.mutateAsync(user.id);
     notifySuccess(ta('common.deleted'));
+    refocus();
   };
 
   const handleResetStatus = async (user: UserReadAdmin) => {
@@ -242,12 +245,12 @@ export function UserPage() {
               </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item onClick={() => setEditing({ mode: 'settings', user: u })}>
+              <Menu.Item onClick={fromMenu(() => setEditing({ mode: 'settings', user: u }))}>
                 {ta('user.editSettings')}
               </Menu.Item>
               <Menu.Item onClick={() => void handleResetStatus(u)}>{ta('user.resetStatus')}</Menu.Item>
               <Menu.Divider />
-              <Menu.Item c="red" onClick={() => void handleDelete(u)}>
+              <Menu.Item c="red" onClick={fromMenu(() => void handleDelete(u))}>
                 {ta('common.delete')}
               </Menu.Item>
             </Menu.Dropdown>

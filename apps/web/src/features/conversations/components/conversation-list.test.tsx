@@ -39,6 +39,8 @@ const secondPage = [conv(100, hoursAgo(24 * 60), { title: 'Last one' })];
 
 type Call = { method: string; url: string; body: unknown };
 let calls: Call[];
+/** What the list request answers instead of the two pages, when set. */
+let listed: ConversationRead[] | null;
 const ok = (result: unknown) =>
   new Response(JSON.stringify({ code: 200, message: 'tips.requestSuccess', result }), { status: 200 });
 
@@ -48,13 +50,14 @@ beforeEach(async () => {
   installDomStubs();
   await i18n.changeLanguage('en-US');
   calls = [];
+  listed = null;
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string, init: RequestInit = {}) => {
       const method = init.method ?? 'GET';
       calls.push({ method, url, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined });
       if (method === 'PUT') return Promise.resolve(ok({ ...firstPage[3], pinned_at: NOW.toISOString() }));
-      return Promise.resolve(ok(url.includes('after=') ? secondPage : firstPage));
+      return Promise.resolve(ok(listed ?? (url.includes('after=') ? secondPage : firstPage)));
     }),
   );
 });
@@ -64,7 +67,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderList() {
+function renderList(draftTitle?: string | null) {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <MantineProvider>
@@ -75,6 +78,7 @@ function renderList() {
             onOpenResult={() => undefined}
             onDeleted={() => undefined}
             disabled={false}
+            draftTitle={draftTitle}
           />
         </ModalsProvider>
       </MantineProvider>
@@ -118,6 +122,20 @@ describe('ConversationList', () => {
     expect(headings().at(-1)).toBe('March 2026');
     // A short page is the last one.
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('lists an untitled draft instead of saying there are no conversations', async () => {
+    listed = [];
+    renderList('');
+    expect(screen.getByTestId('draft-item').textContent).toBe('New conversation');
+    // Loaded (the placeholder rows gone): the draft is the one row.
+    await vi.waitFor(() => expect(document.querySelector('.mantine-Skeleton-root')).toBeNull());
+    expect(calls).toHaveLength(1);
+    expect(screen.queryByText('No conversations yet')).toBeNull();
+    cleanup();
+    renderList(null);
+    await screen.findByText('No conversations yet');
+    expect(screen.queryByTestId('draft-item')).toBeNull();
   });
 
   it('pins from the row’s menu and loads the list again', async () => {

@@ -29,6 +29,7 @@ import {
   TrashIcon,
 } from '../../../components/icons';
 import { ModelAvatar, modelDisplay } from '../../../components/model-display';
+import { focusAfterRemoval, fromMenu, openMenuButton } from '../../../lib/focus';
 import { useLatest } from '../../../lib/use-latest';
 import { useConversations } from '../api/get-conversations';
 import { useDeleteConversation } from '../api/delete-conversation';
@@ -85,7 +86,9 @@ function ItemMenu({
     );
 
   const handleRename = () => {
-    const id = modals.open({
+    const id = `rename-${conversation.conversation_id}`;
+    modals.open({
+      modalId: id,
       title: t('conversations.rename'),
       children: (
         <RenameForm
@@ -109,7 +112,13 @@ function ItemMenu({
     void exportConversation(conversation.conversation_id, format).catch(() => undefined);
 
   const handleDelete = () => {
+    const opener = openMenuButton();
+    const refocus = focusAfterRemoval(opener, 'nav');
     modals.openConfirmModal({
+      // The focus goes back to the row's menu button at once, and to the next row's once this one is deleted (the
+      // modal's own return, a moment after closing, could come after the deletion).
+      returnFocus: false,
+      onClose: () => opener?.focus(),
       title: t('conversations.delete'),
       children: <Text size="sm">{t('conversations.deleteConfirm', { title })}</Text>,
       labels: { confirm: t('conversations.delete'), cancel: t('common.cancel') },
@@ -119,6 +128,7 @@ function ItemMenu({
           onSuccess: () => {
             notifications.show({ color: 'green', message: t('conversations.deleted'), autoClose: 3000 });
             onDeleted(conversation.conversation_id);
+            refocus();
           },
         }),
     });
@@ -143,10 +153,14 @@ function ItemMenu({
         <Menu.Item leftSection={<PinIcon size={14} />} onClick={handlePin} data-testid="pin-item">
           {t(pinned ? 'conversations.unpin' : 'conversations.pin')}
         </Menu.Item>
-        <Menu.Item leftSection={<PencilIcon size={14} />} onClick={handleRename}>
+        <Menu.Item leftSection={<PencilIcon size={14} />} onClick={fromMenu(handleRename)}>
           {t('conversations.rename')}
         </Menu.Item>
-        <Menu.Item leftSection={<ShareIcon size={14} />} onClick={handleShare} data-testid="share-item">
+        <Menu.Item
+          leftSection={<ShareIcon size={14} />}
+          onClick={fromMenu(handleShare)}
+          data-testid="share-item"
+        >
           {t('share.menu')}
         </Menu.Item>
         <Menu.Item
@@ -159,7 +173,7 @@ function ItemMenu({
         <Menu.Item leftSection={<MarkdownIcon size={14} />} onClick={() => handleExport('md')}>
           {t('transfer.exportMarkdown')}
         </Menu.Item>
-        <Menu.Item leftSection={<TrashIcon size={14} />} c="red" onClick={handleDelete}>
+        <Menu.Item leftSection={<TrashIcon size={14} />} c="red" onClick={fromMenu(handleDelete)}>
           {t('conversations.delete')}
         </Menu.Item>
       </Menu.Dropdown>
@@ -255,6 +269,8 @@ export function ConversationList({
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), SEARCH_DEBOUNCE_MS);
   const searching = filter.trim().length > 0;
+  // A draft (a new conversation not yet asked) is listed, untitled ('') or with its title.
+  const hasDraft = draftTitle !== undefined && draftTitle !== null;
   const now = useNow(REGROUP_MS);
   const groups = useMemo(() => groupConversations(conversations, now), [conversations, now]);
   const idPrefix = useId();
@@ -319,7 +335,7 @@ export function ConversationList({
         ) : (
           <nav aria-label={t('conversations.listLabel')} data-testid="conversation-list">
             <ul className="cc-conv-items">
-              {draftTitle !== undefined && draftTitle !== null && (
+              {hasDraft && (
                 <li className="cc-conv-item" data-active="true" data-testid="draft-item">
                   <div className="cc-conv-button">
                     <Text size="sm" truncate fs="italic">
@@ -347,7 +363,7 @@ export function ConversationList({
                   </Text>
                 </li>
               )}
-              {!isLoading && !isError && conversations.length === 0 && !draftTitle && (
+              {!isLoading && !isError && conversations.length === 0 && !hasDraft && (
                 <li>
                   <Text size="sm" c="dimmed" ta="center" py="md">
                     {t('conversations.empty')}
