@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { lastRow, login, send, useEnglish } from './helpers';
+import { lastRow, login, loginAs, registerUser, send, useEnglish } from './helpers';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -46,4 +46,54 @@ test('a 390 px wide chat: the list lives in a drawer, a question streams, nothin
   await item.click();
   await expect(drawer).toBeHidden();
   await expect(page.getByTestId('conversation-title')).toHaveText('Narrow screen');
+});
+
+/** Text cut short by an ellipsis: the element's content is wider than its box. */
+const clipped = (el: Element) => el.scrollWidth > el.clientWidth + 1;
+
+test('at 390 px the version, the drawer’s title and the profile’s asks left are shown whole', async ({
+  page,
+  baseURL,
+}) => {
+  // A user with a long name: the greeting beside the version is the one to give way.
+  await useEnglish(page);
+  await login(page);
+  const user = { username: `averylongnickname${Date.now() % 100000}`, password: 'narrow-pass-123' };
+  await registerUser(page, baseURL!, user);
+  await page.context().clearCookies();
+  await loginAs(page, user);
+  await page.goto('/conversation');
+  await expect(page.getByTestId('app-version')).toHaveText('v1.0.1');
+  expect(await page.locator('[data-testid="app-version"] .mantine-Badge-label').evaluate(clipped)).toBe(
+    false,
+  );
+
+  // The drawer's title lines up with the list under it.
+  await page.getByRole('button', { name: 'Conversations' }).click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByPlaceholder('Search conversations')).toBeVisible();
+  // (Read in one frame: the drawer may still be sliding in.)
+  const indent = await drawer.evaluate((d) => {
+    const left = (el: Element | null) => el!.getBoundingClientRect().left;
+    return Math.round(left(d.querySelector('h2')) - left(d.querySelector('input')));
+  });
+  expect(Math.abs(indent)).toBeLessThanOrEqual(4);
+  await page.keyboard.press('Escape');
+
+  // Every model's asks left, its count included (long model names too), and nothing runs past the dialog's edge
+  // (the user's email is long).
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'User profile' });
+  const models = dialog.getByTestId('asks-left-openai_web').getByRole('listitem');
+  await expect(models.filter({ hasText: /^GPT-4 \(Code Interpreter\): (\d+|Unlimited)$/ })).toHaveCount(1);
+  const body = (await dialog.locator('.mantine-Modal-body').boundingBox())!;
+  const beyond = await dialog
+    .locator('td, li')
+    .evaluateAll(
+      (cells, edge) =>
+        cells.filter((c) => c.getBoundingClientRect().right > edge + 1).map((c) => c.textContent),
+      body.x + body.width,
+    );
+  expect(beyond).toEqual([]);
 });

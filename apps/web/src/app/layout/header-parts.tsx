@@ -78,7 +78,15 @@ export function Brand({ compact }: { compact: boolean }) {
 
 export function VersionBadge({ compact }: { compact: boolean }) {
   return (
-    <Badge variant="light" color="teal" tt="none" size={compact ? 'xs' : 'md'} data-testid="app-version">
+    <Badge
+      variant="light"
+      color="teal"
+      tt="none"
+      size={compact ? 'xs' : 'md'}
+      // Kept whole: the greeting beside it is the one shortened on a narrow screen.
+      style={{ flexShrink: 0 }}
+      data-testid="app-version"
+    >
       {APP_VERSION}
     </Badge>
   );

@@ -129,6 +129,8 @@ export function ConversationRoute() {
           size={300}
           title={t('conversations.listLabel')}
           padding={0}
+          // The title lines up with the list below it (the body has no padding of its own).
+          styles={{ header: { paddingInline: 'var(--mantine-spacing-sm)' } }}
         >
           <div style={{ height: 'calc(100dvh - 60px)' }}>{sidebar}</div>
         </Drawer>

@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Table, Text, Tooltip } from '@mantine/core';
+import { Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import { SOURCES } from '@cc/contracts';
@@ -16,7 +16,8 @@ function CountText({ value }: { value: number | null | undefined }) {
   return <>{n === 'unlimited' ? t('common.unlimited') : n}</>;
 }
 
-function RemainingChips({ user, source }: { user: UserRead; source: ChatSource }) {
+/** Asks left per model, one line each (a long model name wraps; the count is never cut off). */
+function RemainingPerModel({ user, source }: { user: UserRead; source: ChatSource }) {
   const { t } = useTranslation();
   const setting = user.setting[source];
   if (!setting.allow_to_use)
@@ -26,22 +27,29 @@ function RemainingChips({ user, source }: { user: UserRead; source: ChatSource }
       </Text>
     );
   return (
-    <Group gap={6}>
+    <Stack
+      component="ul"
+      gap={4}
+      m={0}
+      p={0}
+      style={{ listStyle: 'none' }}
+      data-testid={`asks-left-${source}`}
+    >
       {setting.available_models.map((model) => {
         const remaining = remainingForModel(user, source, model);
         return (
-          <Tooltip key={model} label={modelDisplay(model).label}>
-            <Badge
-              variant="default"
-              leftSection={<ModelAvatar model={model} size={16} decorative />}
-              tt="none"
-            >
-              {modelDisplay(model).label}: {remaining === 'unlimited' ? t('common.unlimited') : remaining}
-            </Badge>
-          </Tooltip>
+          <Group component="li" key={model} gap={6} wrap="nowrap" align="flex-start">
+            <ModelAvatar model={model} size={18} decorative />
+            <Text size="sm">
+              {modelDisplay(model).label}:{' '}
+              <Text span fw={600} style={{ whiteSpace: 'nowrap' }}>
+                {remaining === 'unlimited' ? t('common.unlimited') : remaining}
+              </Text>
+            </Text>
+          </Group>
         );
       })}
-    </Group>
+    </Stack>
   );
 }
 
@@ -75,7 +83,7 @@ export function ProfileContent() {
       ],
       [
         `${t(`sources.${source}`)} · ${t('profile.remainingAsks')}`,
-        <RemainingChips key="r" user={user} source={source} />,
+        <RemainingPerModel key="r" user={user} source={source} />,
       ],
     ]),
   ];
@@ -85,8 +93,9 @@ export function ProfileContent() {
         <Table.Tbody>
           {rows.map(([label, value]) => (
             <Table.Tr key={label}>
-              <Table.Th w={200}>{label}</Table.Th>
-              <Table.Td>{value}</Table.Td>
+              <Table.Th w="min(200px, 40%)">{label}</Table.Th>
+              {/* (A long email or name breaks rather than widening the table past the dialog.) */}
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
