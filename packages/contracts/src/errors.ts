@@ -188,8 +188,12 @@ export const VALIDATION_MESSAGES = {
   moneyDecimals: 'validation.moneyDecimals',
   budget: 'validation.budget',
   usernameRequired: 'validation.usernameRequired',
+  /** More than USERNAME_MAX_CHARS (the text names the number). */
+  usernameTooLong: 'validation.usernameTooLong',
   passwordRequired: 'validation.passwordRequired',
   nicknameRequired: 'validation.nicknameRequired',
+  /** More than NICKNAME_MAX_CHARS (the text names the number). */
+  nicknameTooLong: 'validation.nicknameTooLong',
   emailRequired: 'validation.emailRequired',
   invalidEmail: 'validation.invalidEmail',
   /** An avatar that is neither an http(s) URL nor a `data:image/…` URL. */

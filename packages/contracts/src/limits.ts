@@ -6,3 +6,8 @@ export const MAX_ASK_TEXT_CHARS = 100_000;
 
 /** Largest import accepted (the request body): bigger files are refused before they are read. */
 export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Most characters of a username (after trimming). */
+export const USERNAME_MAX_CHARS = 32;
+/** Most characters of a nickname (after trimming). */
+export const NICKNAME_MAX_CHARS = 64;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { Budget, BudgetStatus } from './budget';
 import { QueryBool, SortOrder } from './conversation';
+import { NICKNAME_MAX_CHARS, USERNAME_MAX_CHARS } from './limits';
 import { ApiModel, WebModel } from './model-schemas';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
@@ -16,13 +17,13 @@ export const Username = z
   .string({ message: V.usernameRequired })
   .trim()
   .min(1, { message: V.usernameRequired })
-  .max(32)
+  .max(USERNAME_MAX_CHARS, { message: V.usernameTooLong })
   .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' });
 export const Nickname = z
   .string({ message: V.nicknameRequired })
   .trim()
   .min(1, { message: V.nicknameRequired })
-  .max(64);
+  .max(NICKNAME_MAX_CHARS, { message: V.nicknameTooLong });
 export const Email = z
   .email({ error: (issue) => (absent(issue.input) ? V.emailRequired : V.invalidEmail) })
   .max(254);

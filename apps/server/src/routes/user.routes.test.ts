@@ -88,6 +88,27 @@ describe('users', () => {
       email: 'validation.emailRequired',
       password: 'validation.passwordRequired',
     });
+    // Too long is said to be too long (it read "please enter the username").
+    const long = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: { ...newUser, username: 'u'.repeat(33), nickname: 'N'.repeat(65) },
+    });
+    expect(long.statusCode).toBe(422);
+    expect(
+      long.json().result.detail.map((d: { loc: string[]; msg: string }) => [d.loc.slice(1).join('.'), d.msg]),
+    ).toEqual([
+      ['username', 'validation.usernameTooLong'],
+      ['nickname', 'validation.nicknameTooLong'],
+    ]);
+    const longest = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { cookie: admin },
+      payload: { ...newUser, username: 'u'.repeat(32), nickname: 'N'.repeat(64) },
+    });
+    expect(longest.statusCode).toBe(201);
   });
 
   it('enforces the password rule: more than 6 characters, no spaces', async () => {

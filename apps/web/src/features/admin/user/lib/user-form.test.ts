@@ -34,6 +34,17 @@ describe('user create form', () => {
     );
   });
 
+  it('says a username or nickname is too long (not that it is missing)', () => {
+    const values = { ...EMPTY_USER_FORM, email: 'bob@example.com', password: 'secret-pass-1' };
+    expect(
+      messages(validateCreate({ ...values, username: 'u'.repeat(33), nickname: 'N'.repeat(65) })),
+    ).toEqual({
+      username: 'validation.usernameTooLong',
+      nickname: 'validation.nicknameTooLong',
+    });
+    expect(validateCreate({ ...values, username: 'u'.repeat(32), nickname: 'N'.repeat(64) })).toEqual([]);
+  });
+
   it('builds the register body with flags and a null remark', () => {
     const values = {
       ...EMPTY_USER_FORM,
