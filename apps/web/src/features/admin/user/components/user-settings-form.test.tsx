@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../../i18n';
 import { adminUser } from '../../shared/fixtures';
@@ -49,8 +49,15 @@ describe('UserSettingsForm number fields', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Please check the input')).toBeTruthy();
-    expect(screen.getByText(/openai_web\.rate_limits\.0\.window_seconds: Must be at least 1/)).toBeTruthy();
-    expect(screen.getByText(/openai_web\.total_ask_count: Must be at least -1/)).toBeTruthy();
+    // The summary names the fields as the form shows them (never `openai_web.rate_limits.0.window_seconds`).
+    expect(
+      screen.getByText('OpenAI Web › Rate limits 1 › Window (seconds): Must be at least 1'),
+    ).toBeTruthy();
+    expect(screen.getByText('OpenAI Web › Total asks left: Must be at least -1')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/openai_web\.|total_ask_count|window_seconds/);
+    await act(() => i18n.changeLanguage('zh-CN'));
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('OpenAI 网页版 › 频率限制 1 › 时间窗口（秒）: 不能小于 1')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -59,7 +66,7 @@ describe('UserSettingsForm number fields', () => {
     type('Budget', '');
     expect(screen.getByText('Enter a number')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(/credits: Enter a number/)).toBeTruthy();
+    expect(await screen.findByText(/^Budget: Enter a number/)).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -71,9 +78,9 @@ describe('UserSettingsForm number fields', () => {
     type('Monthly budget', '0.1234567');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(
-      await screen.findByText(/daily_budget: A budget is -1 \(none\) or an amount of 0 or more/),
+      await screen.findByText(/^Daily budget: A budget is -1 \(none\) or an amount of 0 or more/),
     ).toBeTruthy();
-    expect(screen.getByText(/monthly_budget: An amount has at most 6 decimals/)).toBeTruthy();
+    expect(screen.getByText(/^Monthly budget: An amount has at most 6 decimals/)).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -22,6 +22,7 @@ import { NumberField } from '../../shared/number-field';
 import { formatMoney } from '../../../../lib/money';
 import { useUpdateUserSetting } from '../api/update-user-setting';
 import { formToPayload, settingToForm, validateSettingForm } from '../lib/setting-form';
+import { settingFieldLabel } from '../lib/setting-labels';
 import type { ApiSettingForm, SettingForm, WebSettingForm } from '../lib/setting-form';
 import { SourceFields } from './source-fields';
 import type { CommonSourceForm } from './source-fields';
@@ -100,11 +101,14 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
         {errorCount > 0 && (
           <Alert color="red" title={ta('common.checkInput')}>
             <Stack gap={2}>
-              {Object.entries(errors).map(([path, message]) => (
-                <Text key={path} size="sm">
-                  {path}: {message}
-                </Text>
-              ))}
+              {Object.entries(errors).map(([path, message]) => {
+                const label = settingFieldLabel(path, ta, t);
+                return (
+                  <Text key={path} size="sm">
+                    {label ? `${label}: ${message}` : message}
+                  </Text>
+                );
+              })}
             </Stack>
           </Alert>
         )}
