@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { login, registerUser, send, startConversation, useEnglish } from './helpers';
+import { e2eDatabase, login, registerUser, send, startConversation, useEnglish } from './helpers';
 
 const suffix = Date.now() % 100000;
 const USER = { username: `quota${suffix}`, nickname: `Quota ${suffix}`, password: 'quota-pass-123' };
@@ -75,12 +76,38 @@ test('an admin creates a user, sets a quota of 0 asks, and the chat enforces it'
   await expect(page.getByRole('row').filter({ hasText: USER.username })).toHaveCount(0);
 });
 
+/** Badges of the admin tables cut short by an ellipsis ("Y…", "GPT…", "mode…"): their texts. */
+const clippedBadges = (page: Page) =>
+  page
+    .locator('table td .mantine-Badge-label')
+    .evaluateAll((labels) =>
+      labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent),
+    );
+
 test('at 1280 px the user, task and conversation tables keep their actions in view and rows stay compact', async ({
   page,
+  baseURL,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await useEnglish(page);
   await login(page);
+  // A user with the default limits (a per-model count, so the limits column has its badges).
+  const compactId = await registerUser(page, baseURL!, {
+    username: `compact${suffix}`,
+    password: 'compact-pass-123',
+  });
+  // And a conversation of theirs with a long title (a model and a yes / no badge in the conversation table, whose
+  // title column takes all the room it can).
+  const db = e2eDatabase();
+  try {
+    const now = new Date().toISOString();
+    db.prepare(
+      `insert into conversations (conversation_id, source, title, user_id, is_valid, is_public, current_model,
+         create_time, update_time) values (?, 'openai_api', ?, ?, 1, 0, 'gpt_3_5', ?, ?)`,
+    ).run(randomUUID(), `Compact row ${'with a long title '.repeat(20)}`, compactId, now, now);
+  } finally {
+    db.close();
+  }
   const inView = async (button: ReturnType<Page['getByRole']>) => {
     await expect(button).toBeVisible();
     const box = await button.boundingBox();
@@ -112,13 +139,28 @@ test('at 1280 px the user, task and conversation tables keep their actions in vi
   // The table fits: nothing scrolls sideways.
   const table = page.getByRole('table', { name: 'User management' });
   expect((await table.boundingBox())!.x + (await table.boundingBox())!.width).toBeLessThanOrEqual(1280);
+  // Every badge whole (a status, a limit), in both languages.
+  await expect(page.getByText(`compact${suffix}`, { exact: false }).first()).toBeVisible();
+  expect(await clippedBadges(page)).toEqual([]);
+  await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+  await page.reload();
+  await expect(page.getByRole('table', { name: '用户管理' })).toBeVisible();
+  await expect(page.locator('tr[data-row-id]').first()).toBeVisible();
+  expect(await clippedBadges(page)).toEqual([]);
+  await page.evaluate(() => localStorage.setItem('language', 'en-US'));
 
   await page.goto('/admin/task');
   await inView(page.getByRole('button', { name: /^Run .+ now$/ }).first());
 
   await page.goto('/admin/conversation');
   const actions = page.getByRole('button', { name: /^Actions for / });
-  if ((await actions.count()) > 0) await inView(actions.first());
+  await inView(actions.first());
+  await expect(page.getByText(/^Compact row/)).toBeVisible();
+  expect(await clippedBadges(page)).toEqual([]);
+  // Wider, the table fits without scrolling and its columns share the width: the badges' ones stay whole too.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect(page.getByText(/^Compact row/)).toBeVisible();
+  expect(await clippedBadges(page)).toEqual([]);
 });
 
 test('from a user’s menu, the keyboard focus comes back after the quotas dialog and moves to the next user after a delete', async ({

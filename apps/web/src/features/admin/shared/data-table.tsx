@@ -163,6 +163,7 @@ export function DataTable<T>({
       {/* The viewport takes focus so the keyboard can scroll a wide table sideways. */}
       <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': label }}>
         <Table
+          className="cc-data-table"
           striped
           highlightOnHover
           withTableBorder

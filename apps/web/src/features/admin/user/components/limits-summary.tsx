@@ -38,7 +38,9 @@ export function LimitsSummary({ setting }: { setting: UserSetting }) {
         ].filter((part): part is string => !!part);
         const countsText = counts.length ? counts.join(' · ') : ta('user.unlimitedAsks');
         return (
-          <Group key={limits.source} gap={4} wrap="nowrap" data-testid={`limits-${limits.source}`}>
+          // The badges are shown whole (a second line when the column is too narrow even for them); the counts
+          // take the room left after them on the line, cut short with an ellipsis (and whole in their title).
+          <Group key={limits.source} gap={4} style={{ rowGap: 2 }} data-testid={`limits-${limits.source}`}>
             <Badge
               size="sm"
               variant={limits.allowed && !limits.expired ? 'light' : 'outline'}
@@ -53,7 +55,7 @@ export function LimitsSummary({ setting }: { setting: UserSetting }) {
               </Text>
             ) : (
               <>
-                <Text size="xs" truncate title={countsText} style={{ minWidth: 0 }}>
+                <Text size="xs" truncate title={countsText} style={{ flex: '1 1 0', minWidth: 48, order: 1 }}>
                   {countsText}
                 </Text>
                 {restricted.length > 0 && (
