@@ -213,6 +213,8 @@ export const VALIDATION_MESSAGES = {
   /** A URL whose password is still the mask while the rest of it changed. */
   maskedPassword: 'validation.maskedPassword',
   groupNameRequired: 'validation.groupNameRequired',
+  /** A log's keeping time of 0 (it would delete the whole log): -1 or at least 1. */
+  keepSeconds: 'validation.keepSeconds',
 } as const;
 
 export const TIPS = {

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { AuthConfig, CommonConfig, Config, OidcConfig, OpenaiApiConfig, OpenaiWebConfig } from './config';
+import {
+  AuthConfig,
+  CommonConfig,
+  Config,
+  OidcConfig,
+  OpenaiApiConfig,
+  OpenaiWebConfig,
+  StatsConfig,
+} from './config';
+import { VALIDATION_MESSAGES } from './errors';
 import { ApiModel, ChatSource, WebModel } from './model-schemas';
 import { MASKED_SECRET } from './user';
 
@@ -263,7 +272,19 @@ const Masked = z.literal(MASKED_SECRET);
  * `PUT /api/system/config`: the full config as `GET` returned it. The secrets may come back as the mask, which
  * keeps them as they are.
  */
+/**
+ * A log's keeping time as saved: -1 = forever, else at least 1 second. A 0 reads like "no limit" and would delete the
+ * whole log at the next cleanup, so a save refuses it (a 0 stored before still reads).
+ */
+const keepSeconds = <T extends z.ZodType<number>>(schema: T) =>
+  schema.refine((seconds) => seconds !== 0, { message: VALIDATION_MESSAGES.keepSeconds });
+
 export const ConfigWrite = Config.extend({
+  stats: StatsConfig.extend({
+    ask_stats_ttl: keepSeconds(StatsConfig.shape.ask_stats_ttl),
+    request_stats_ttl: keepSeconds(StatsConfig.shape.request_stats_ttl),
+    audit_log_ttl: keepSeconds(StatsConfig.shape.audit_log_ttl),
+  }).prefault({}),
   auth: AuthConfig.extend({
     secret_key: z.union([Masked, AuthConfig.shape.secret_key]),
     previous_secret_key: z.union([Masked, AuthConfig.shape.previous_secret_key]),
@@ -283,6 +304,7 @@ export type ConfigWriteInput = z.input<typeof ConfigWrite>;
 
 /** The config as read (`GET /api/system/config`): the same shape, with the model mappings already completed. */
 export const ConfigRead = ConfigWrite.extend({
+  stats: StatsConfig,
   openai_web: OpenaiWebConfig.extend({ model_code_mapping: z.partialRecord(WebModel, z.string()) }),
   openai_api: OpenaiApiConfig.extend({ model_code_mapping: z.partialRecord(ApiModel, z.string()) }),
 });

@@ -339,6 +339,32 @@ describe('config and credentials', () => {
     expect(t.ctx.runtime.current().openai_web.common_timeout).toBe(read.openai_web!.common_timeout);
   });
 
+  it('refuses keeping a log for 0 seconds (the whole log would go at the next cleanup), with the reason', async () => {
+    const read = (await get('/api/system/config')).json().result as ConfigWriteInput;
+    for (const key of ['ask_stats_ttl', 'request_stats_ttl', 'audit_log_ttl'] as const) {
+      const r = await put('/api/system/config', { ...read, stats: { ...read.stats, [key]: 0 } });
+      expect(r.statusCode, key).toBe(422);
+      expect(r.json().result.detail).toEqual([
+        expect.objectContaining({ loc: ['body', 'stats', key], msg: 'validation.keepSeconds' }),
+      ]);
+    }
+    expect(t.ctx.runtime.current().stats.ask_stats_ttl).toBe(read.stats!.ask_stats_ttl);
+    for (const seconds of [-1, 1]) {
+      const r = await put('/api/system/config', {
+        ...read,
+        stats: { ...read.stats, ask_stats_ttl: seconds },
+      });
+      expect(r.statusCode, String(seconds)).toBe(200);
+    }
+    // A 0 saved before this rule still reads (and the rest of the saved config with it).
+    const current = t.ctx.runtime.current();
+    await t.ctx.runtime.save({ ...current, stats: { ...current.stats, ask_stats_ttl: 0 } });
+    const after = await get('/api/system/config');
+    expect(after.statusCode).toBe(200);
+    expect(after.json().result.stats.ask_stats_ttl).toBe(0);
+    await t.ctx.runtime.save(current);
+  });
+
   it('serves JSON Schemas of the config and credentials with the bounds', async () => {
     const r = (await get('/api/system/config/schema')).json().result;
     const web = r.config.properties.openai_web.properties;
