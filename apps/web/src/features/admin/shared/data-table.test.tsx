@@ -85,6 +85,12 @@ describe('DataTable load errors', () => {
     expect(await screen.findByText('No data')).toBeTruthy();
     expect(screen.queryByTestId('load-error')).toBeNull();
   });
+
+  it('counts its rows in words that fit one row as well as many (it read "1 rows")', async () => {
+    renderTable(() => Promise.resolve([{ id: 1, name: 'only' }]));
+    expect(await screen.findByText('only')).toBeTruthy();
+    expect(screen.getByText('Rows: 1 · selected: 0')).toBeTruthy();
+  });
 });
 
 /** A table the "server" pages and sorts: 45 rows named r00 … r44, sorted by name in either direction. */

@@ -99,7 +99,9 @@ export function SourceFields<F extends CommonSourceForm>({
               key={unit}
               size="compact-xs"
               variant="default"
-              aria-label={ta(`user.extend.${unit}`)}
+              // The name starts with what the button shows (so "+1w" is what a voice command says), then says it.
+              aria-label={`${text}: ${ta(`user.extend.${unit}`)}`}
+              title={ta(`user.extend.${unit}`)}
               onClick={() => onChange({ valid_until: extendValidity(value.valid_until, 1, unit) })}
             >
               {text}

@@ -61,6 +61,17 @@ describe('UserSettingsForm number fields', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('names the validity buttons by what they show, then what they do', () => {
+    renderForm();
+    for (const [text, words] of [
+      ['+1d', 'day'],
+      ['+1w', 'week'],
+    ])
+      expect(
+        screen.getAllByRole('button', { name: `${text}: Extend by one ${words}` }).length,
+      ).toBeGreaterThan(0);
+  });
+
   it('refuses empty credits instead of saving 0', async () => {
     renderForm();
     type('Budget', '');
