@@ -86,7 +86,13 @@ export function openDb(options: OpenDbOptions): DbHandle {
       }
     : undefined;
   if (isPostgresUrl(options.databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: NulSafeClient });
+    // (A server that takes the connection but never answers fails a new connection after 10 s instead of holding it.)
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+      Client: NulSafeClient,
+    });
     pool.on('error', (error) => options.onConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const target = new URL(options.databaseUrl);

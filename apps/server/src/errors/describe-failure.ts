@@ -161,7 +161,8 @@ export function describeFailure(error: unknown): FailureDescription {
       detail: error.result ?? null,
       // Quota and permission refusals: 1008 with the error key as reason.
       close: { code: CHAT_CLOSE.refused.code, reason: error.messageKey },
-      level: error.status >= 500 ? 'warn' : 'none',
+      // (Not ready is logged by the readiness check when it changes, not at every probe.)
+      level: error.status >= 500 && error.messageKey !== ERRORS.notReady.message ? 'warn' : 'none',
     };
   }
   if (error instanceof QueueTimeoutError)

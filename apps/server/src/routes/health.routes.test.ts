@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ReadinessStatus } from '@cc/contracts';
+import { READINESS_TIMEOUT_MS } from '../services/health.service';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -45,6 +46,34 @@ describe('GET /api/readyz', () => {
     const live = await t.app.inject({ url: '/api/healthz' });
     expect(live.statusCode).toBe(200);
     expect(live.json().result).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers 503 naming the database when it accepts the connection but does not answer, within 2 s', async () => {
+    vi.spyOn(t.ctx.dbHandle, 'ping').mockReturnValue(new Promise<void>(() => undefined));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const answer = readyz();
+      await vi.advanceTimersByTimeAsync(READINESS_TIMEOUT_MS);
+      const { status, body } = await answer;
+      expect(status).toBe(503);
+      expect(body.result.checks.database).toBe('failed');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('logs the instance turning not ready and ready again, not every probe', async () => {
+    expect((await readyz()).status).toBe(200);
+    const warn = vi.spyOn(t.ctx.log, 'warn');
+    const info = vi.spyOn(t.ctx.log, 'info');
+    const ping = vi.spyOn(t.ctx.dbHandle, 'ping').mockRejectedValue(new Error('connection refused'));
+    for (let i = 0; i < 3; i++) expect((await readyz()).status).toBe(503);
+    ping.mockRestore();
+    expect((await readyz()).status).toBe(200);
+    expect((await readyz()).status).toBe(200);
+    const said = (spy: typeof warn) => spy.mock.calls.map((call) => call.at(-1));
+    expect(said(warn)).toEqual(['not ready']);
+    expect(said(info).filter((m) => m === 'ready again')).toHaveLength(1);
   });
 
   it('answers 503 naming Redis when it is configured and does not answer', async () => {
