@@ -163,6 +163,9 @@ export const HttpConfig = z.object({
   shutdown_drain_seconds: z.number().int().min(0).default(30),
 });
 
+/** A URL's scheme and `//` (a plain path or `sqlite:file.db` has none). */
+const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 export const DataConfig = z.object({
   /** Folder for the SQLite file, uploads (unless `uploads_dir` says otherwise) and logs. */
   data_dir: z.string().min(1).default('./data'),
@@ -171,10 +174,26 @@ export const DataConfig = z.object({
    * network file system) so a file uploaded through one downloads through any other.
    */
   uploads_dir: z.string().min(1).nullable().default(null),
-  /** null = SQLite file `<data_dir>/database.db`; or `postgres://…`. */
-  database_url: z.string().nullable().default(null),
-  /** Redis for running several instances; null = in-process coordination. */
-  redis_url: z.string().nullable().default(null),
+  /**
+   * null = SQLite file `<data_dir>/database.db`; or `postgres://…`; or a SQLite file's path (`sqlite:<path>`, a plain
+   * path, `:memory:`). Any other `scheme://` is refused (a mistyped URL once ran on a new, empty SQLite file named
+   * after it).
+   */
+  database_url: z
+    .string()
+    .refine((url) => !URL_SCHEME.test(url) || /^postgres(ql)?:\/\//.test(url) || url.startsWith('sqlite:'), {
+      message: 'use postgres://user@host/database for PostgreSQL, or leave it empty for SQLite',
+    })
+    .nullable()
+    .default(null),
+  /** Redis for running several instances (`redis://…`, `rediss://…` with TLS); null = in-process coordination. */
+  redis_url: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, {
+      message: 'use redis://host:6379 (or rediss:// for TLS), or leave it empty',
+    })
+    .nullable()
+    .default(null),
   /** Prefix of every Redis key (lets several deployments share one Redis). */
   redis_prefix: z.string().min(1).max(64).default('cc:'),
   /** Apply pending migrations at boot (otherwise stop and ask for `npm run db:migrate`). */

@@ -125,6 +125,32 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses a database or Redis URL it cannot use, and says a bad admin password in words', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ CC_DATA_DIR: dir(), ...env });
+        return '';
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems.join('\n');
+      }
+    };
+    // A mistyped URL once ran the server on a new, empty SQLite file named after it.
+    expect(problemsOf({ CC_DATABASE_URL: 'mysql://x@localhost/db' })).toContain(
+      'data.database_url: use postgres://user@host/database for PostgreSQL, or leave it empty for SQLite',
+    );
+    expect(problemsOf({ CC_DATABASE_URL: 'postgress://x@localhost/db' })).toContain('data.database_url');
+    for (const usable of ['postgresql://x@127.0.0.1/db', 'sqlite:/tmp/cc.db', '/tmp/cc.db', ':memory:'])
+      expect(problemsOf({ CC_DATABASE_URL: usable }), usable).toBe('');
+    expect(problemsOf({ CC_REDIS_URL: 'notaurl' })).toContain(
+      'data.redis_url: use redis://host:6379 (or rediss:// for TLS), or leave it empty',
+    );
+    expect(problemsOf({ CC_REDIS_URL: 'rediss://:pw@cache:6380/1' })).toBe('');
+    const password = problemsOf({ CC_INITIAL_ADMIN_PASSWORD: 'abc' });
+    expect(password).toContain('common.initial_admin_user_password: a password is 7 to 128 printable ASCII');
+    expect(password).not.toContain('validation.');
+  });
+
   it('refuses to trust every client or a hop count, and proxies that are not addresses or networks', () => {
     const problemsOf = (yaml: string, env: Record<string, string> = {}) => {
       const d = dir();

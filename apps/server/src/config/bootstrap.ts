@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { Config } from '@cc/contracts';
+import { Config, VALIDATION_MESSAGES } from '@cc/contracts';
 import type { ConfigInput } from '@cc/contracts';
 
 /** Environment variables the server reads, and the config key each one sets. */
@@ -79,6 +79,16 @@ export function resolveDataDir(env: Env, cwd = process.cwd()): string {
  * Loads the configuration once: defaults ← `<data_dir>/config.yaml` ← environment. Fails with every problem
  * listed. The result is frozen; runtime-editable parts live in the runtime settings service.
  */
+/**
+ * The rules a config value may break that the schema names by their message key (for the web app to translate), in
+ * words for the operator reading the console.
+ */
+const CONFIG_MESSAGES: Record<string, string> = {
+  [VALIDATION_MESSAGES.passwordRule]:
+    'a password is 7 to 128 printable ASCII characters (digits, letters, symbols), no spaces',
+  [VALIDATION_MESSAGES.passwordRequired]: 'a password is required',
+};
+
 export function loadConfig(env: Env = process.env, options: { cwd?: string; overrides?: ConfigInput } = {}) {
   const cwd = options.cwd ?? process.cwd();
   const dataDir = resolveDataDir(env, cwd);
@@ -113,7 +123,9 @@ export function loadConfig(env: Env = process.env, options: { cwd?: string; over
   const result = Config.safeParse(merged);
   if (!result.success) {
     for (const issue of result.error.issues)
-      problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      problems.push(
+        `${issue.path.join('.') || '(root)'}: ${CONFIG_MESSAGES[issue.message] ?? issue.message}`,
+      );
   }
   if (result.success) problems.push(...unknownKeys(fromFile, result.data, file));
   const oidc = result.success ? result.data.auth.oidc : null;
