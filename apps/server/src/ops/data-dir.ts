@@ -49,7 +49,10 @@ export function markDataDirInUse(dataDir: string): () => void {
   };
 }
 
-/** The process id of a server running on the data directory; null when none is (a stale file is ignored). */
+/**
+ * The process id of a server running on the data directory; null when none is (a stale file is ignored: its process
+ * is gone, or on Linux its id now belongs to a process that is not Node).
+ */
 export function runningServer(dataDir: string): number | null {
   const file = path.join(dataDir, SERVER_PID_FILE);
   if (!existsSync(file)) return null;
@@ -57,11 +60,17 @@ export function runningServer(dataDir: string): number | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
   try {
     process.kill(pid, 0);
-    return pid;
   } catch (e) {
     // EPERM: the process exists but belongs to another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return null;
   }
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (!/node/i.test(command)) return null;
+  } catch {
+    // No /proc (not Linux) or not readable: the process is taken to be the server.
+  }
+  return pid;
 }
 
 /** A refusal the command-line tools print as it is (no stack): a used directory, a missing file. */
