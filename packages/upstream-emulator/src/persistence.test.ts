@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read untyped JSON bodies */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -45,6 +45,8 @@ describe('state file', () => {
     expect(rename.status).toBe(200);
     // Written shortly after the change, without waiting for the close.
     await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toContain('Renamed'));
+    // Owner-only, as the rest of the data directory (it holds the users' demo conversations).
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const before = await json(first, `conversation/${a.conversationId}`);
     await first.close();
 

@@ -124,7 +124,7 @@ export class StateFileWriter {
     const content: StateFileContent = { version: FORMAT_VERSION, conversations: [...this.conversations()] };
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, JSON.stringify(content));
+      writeFileSync(temporary, JSON.stringify(content), { mode: 0o600 });
       renameSync(temporary, this.file);
     } catch (err) {
       this.warn(`[upstream-emulator] state file ${this.file} not written: ${String(err)}`);
