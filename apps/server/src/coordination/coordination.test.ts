@@ -113,3 +113,16 @@ describe.each(implementations)('%s coordination', (_name, make) => {
     expect(await c.chatStatus.get(3)).toBeNull();
   });
 });
+
+describe.runIf(!!redisUrl)('redis coordination, starting', () => {
+  it('reports no error when Redis is there (the first SUBSCRIBE went before the connection was ready)', async () => {
+    const errors: unknown[] = [];
+    const prefix = testRedisPrefix();
+    prefixes.push(prefix);
+    const c = redisCoordination(redisUrl!, prefix, (err) => errors.push(err));
+    made.push(c);
+    await c.changes.listening;
+    await c.ready?.();
+    expect(errors).toEqual([]);
+  });
+});

@@ -14,6 +14,7 @@ export class RedisChangeChannel extends ChangeChannel {
   private readonly origin = randomUUID();
   private readonly channel: string;
   private readonly subscriber: Redis;
+  /** Settled once the first SUBSCRIBE, sent when the connection is first ready, has been answered. */
   readonly listening: Promise<void>;
 
   constructor(
@@ -41,14 +42,16 @@ export class RedisChangeChannel extends ChangeChannel {
         },
       ));
     let connected = false;
+    let firstAttempt!: () => void;
+    this.listening = new Promise((resolve) => (firstAttempt = resolve));
     this.subscriber.on('ready', () => {
-      // ioredis subscribes again after a reconnection, but not when the first SUBSCRIBE failed (Redis was down).
-      if (!subscribed) void subscribe();
+      // The first SUBSCRIBE goes once the connection is ready (sent before, it failed at every start: the offline
+      // queue is off). ioredis subscribes again after a reconnection, but not when a SUBSCRIBE failed.
+      if (!subscribed) void subscribe().then(firstAttempt);
       // What was published while the connection was down is lost: reload it all.
       if (connected) for (const change of SHARED_CHANGES) this.deliver(change);
       connected = true;
     });
-    this.listening = subscribe();
   }
 
   private receive(message: string): void {
