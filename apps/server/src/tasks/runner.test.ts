@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { requestLogRepository } from '../repositories/request-log.repository';
 import { taskRepository } from '../repositories/task.repository';
@@ -281,6 +281,24 @@ describe('task runner', () => {
       ['schedule', 'success'],
       ['manual', 'success'],
     ]);
+  });
+
+  it('a startup run another instance is making meanwhile is noted, not warned about', async () => {
+    const task = gated('gated_startup');
+    const deps = { db: t.ctx.dbHandle.db, runtime: t.ctx.runtime, log: t.ctx.log };
+    const a = createTaskRunner(deps, [task.def], { tickMs: 60_000 });
+    const b = createTaskRunner(deps, [task.def], { tickMs: 60_000 });
+    const warn = vi.spyOn(t.ctx.log, 'warn');
+    const info = vi.spyOn(t.ctx.log, 'info');
+    a.start(null, ['gated_startup']);
+    await until(() => task.finishers.length === 1);
+    b.start(null, ['gated_startup']);
+    await until(() => info.mock.calls.some((call) => call.at(-1) === 'startup task run by another instance'));
+    expect(warn.mock.calls.filter((call) => call.at(-1) === 'startup task not run')).toEqual([]);
+    task.finishers[0]!();
+    await a.stop();
+    await b.stop();
+    expect(task.finishers).toHaveLength(1);
   });
 
   it('runs the sync once at startup when configured', async () => {

@@ -1,8 +1,8 @@
-import { ERROR_DETAILS } from '@cc/contracts';
+import { ERRORS, ERROR_DETAILS } from '@cc/contracts';
 import type { Config, TaskRead, TaskRun, TaskSummary, TaskUpdate } from '@cc/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RuntimeSettings } from '../config/runtime-settings';
-import { fail } from '../errors/app-error';
+import { fail, isAppError } from '../errors/app-error';
 import { presentTask, presentTaskRun } from '../presenters/system.presenter';
 import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
@@ -211,9 +211,12 @@ export function createTaskRunner<C>(
       timer.unref();
       void tick(ctx);
       for (const name of startup) {
-        void this.runNow(ctx, name, 'startup').catch((err: unknown) =>
-          deps.log.warn({ err, task: name }, 'startup task not run'),
-        );
+        void this.runNow(ctx, name, 'startup').catch((err: unknown) => {
+          // Another instance starting at the same time runs it: as it should be, not a failure.
+          if (isAppError(err) && err.messageKey === ERRORS.taskAlreadyRunning.message)
+            deps.log.info({ task: name }, 'startup task run by another instance');
+          else deps.log.warn({ err, task: name }, 'startup task not run');
+        });
       }
     },
     /** Stops the schedule and waits (a bounded time) for runs in progress, including any the last pass starts. */
