@@ -17,7 +17,7 @@ import { ADMIN, createTestApp, openTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { multipartFile } from '../test/upload';
 import { backupDataDir } from './backup';
-import { SERVER_PID_FILE, markDataDirInUse } from './data-dir';
+import { OpsError, SERVER_PID_FILE, markDataDirInUse } from './data-dir';
 import { restoreDataDir } from './restore';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -256,7 +256,9 @@ describe.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
       const bogus = path.join(work, 'bogus.tar.gz');
       writeFileSync(bogus, 'not an archive');
       const empty = path.join(work, 'empty-target');
-      await expect(restoreDataDir({ CC_DATA_DIR: empty }, bogus)).rejects.toThrow();
+      await expect(restoreDataDir({ CC_DATA_DIR: empty }, bogus)).rejects.toThrow(
+        new OpsError(`${bogus} is not a Chat Commons backup (TAR_BAD_ARCHIVE: Unrecognized archive format).`),
+      );
       // Nothing is left behind by the failed restore (the directory it created is gone again).
       expect(existsSync(empty)).toBe(false);
       const pg = {

@@ -113,6 +113,9 @@ export async function restoreDataDir(env: Env, archive: string): Promise<Restore
       strict: true,
       // Only plain files and folders: no links, devices or paths outside the staging folder.
       filter: (_path, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory'),
+    }).catch((e: unknown) => {
+      // Not a (gzipped) tar archive at all: said as a refusal, not with tar's error and a stack.
+      throw new OpsError(`${file} is not a Chat Commons backup (${(e as Error).message}).`);
     });
     const manifest = readManifest(staging);
     // Only the files a backup carries (data-dir.ts), whatever else the manifest names.
