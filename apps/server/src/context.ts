@@ -26,6 +26,7 @@ import { createUpstreamDirectory } from './services/upstream.service';
 import { createAdapterRegistry } from './sources/registry';
 import type { DemoUpstream } from './services/upstream.service';
 import { formatAdminBanner } from './log/admin-banner';
+import { setConsoleLevel } from './log/logger';
 import { ensureInitialAdmin } from './services/user.service';
 import { BUILTIN_TASKS, SYNC_TASK } from './tasks/builtin';
 import { createTaskRunner } from './tasks/runner';
@@ -204,7 +205,9 @@ export async function createContext(
     const applied = await prepareSchema(dbHandle, config.data.run_migration);
     if (applied.length) log.info(`Database ${dbHandle.describe}: applied ${applied.join(', ')}`);
     const secrets = await loadSecrets(config, dbHandle.db);
-    const runtime = createRuntimeSettings(config, dbHandle.db);
+    const runtime = createRuntimeSettings(config, dbHandle.db, (current) =>
+      setConsoleLevel(log, current.log.console_log_level),
+    );
     await runtime.load();
     const secretBox = createSecretBox(secrets.credentialsKey, secrets.previousCredentialsKeys);
     const resealed = await resealStoredSecrets(

@@ -10,7 +10,12 @@ const KEY = 'config';
  * the database, so several instances share it. Bootstrap-only keys (listen address, database, secrets) keep the
  * bootstrap value whatever is saved.
  */
-export function createRuntimeSettings(bootstrap: AppConfig, db: Executor) {
+export function createRuntimeSettings(
+  bootstrap: AppConfig,
+  db: Executor,
+  /** Hears the config in force after each load and save (the console's log level follows it). */
+  onChange: (config: Config) => void = () => undefined,
+) {
   let current: Config = bootstrap;
   const repo = settingsRepository(db);
 
@@ -28,11 +33,13 @@ export function createRuntimeSettings(bootstrap: AppConfig, db: Executor) {
     async load(): Promise<Config> {
       const raw = await repo.get(KEY);
       current = raw ? merge(JSON.parse(raw)) : bootstrap;
+      onChange(current);
       return current;
     },
     async save(next: Config): Promise<Config> {
       await repo.put(KEY, JSON.stringify(next));
       current = merge(next);
+      onChange(current);
       return current;
     },
   };

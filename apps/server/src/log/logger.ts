@@ -67,5 +67,26 @@ export function createLogger(config: AppConfig, options: { file?: boolean; conso
       }),
     });
   }
-  return pino({ level: 'debug', redact: REDACT, base: undefined }, pino.multistream(streams));
+  const multi = pino.multistream(streams);
+  const logger = pino({ level: 'debug', redact: REDACT, base: undefined }, multi);
+  const consoleStream = streams[0]!.stream;
+  consoleLevels.set(logger, (name) => {
+    const entry = multi.streams.find((e) => e.stream === consoleStream) as pino.StreamEntry & { id?: number };
+    if (!entry?.id) return;
+    multi.remove(entry.id);
+    multi.add({ level: LEVELS[name], stream: consoleStream });
+  });
+  return logger;
+}
+
+type ConsoleLevel = keyof typeof LEVELS;
+/** How to change the console level of each logger `createLogger` made. */
+const consoleLevels = new WeakMap<object, (level: ConsoleLevel) => void>();
+
+/**
+ * Sets the console's level of a logger `createLogger` made: the level saved in the admin console applies at once and
+ * at every start (the log file keeps every level). Any other logger (tests') is left as it is.
+ */
+export function setConsoleLevel(log: object, level: ConsoleLevel): void {
+  consoleLevels.get(log)?.(level);
 }
