@@ -37,6 +37,8 @@ test('the admin prices GPT-3.5 and gives a user a small budget; the user is warn
   await drawer.getByLabel(/^Password/).fill(USER.password);
   await drawer.getByRole('button', { name: 'Create' }).click();
   await expect(drawer).toBeHidden();
+  // (Other specs' users may fill the list's first page.)
+  await page.getByLabel('Search users').fill(USER.username);
   const row = page.getByRole('row').filter({ hasText: USER.username });
   await row.getByRole('button', { name: `More actions for ${USER.username}` }).click();
   await page.getByRole('menuitem', { name: 'Quotas and permissions' }).click();

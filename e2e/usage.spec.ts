@@ -42,8 +42,9 @@ test('a user asks twice; the admin sees 2 asks with tokens and downloads the CSV
     await expect(user.getByTestId('ask-error')).toHaveCount(0);
   }
 
-  // The admin follows the user's usage link from the user list.
+  // The admin finds the user in the user list (other specs' users may fill its first page) and follows the usage link.
   await page.goto('/admin/user');
+  await page.getByLabel('Search users').fill(USER.username);
   await page.getByRole('link', { name: `Usage of ${USER.username}` }).click();
   await expect(page).toHaveURL(/\/admin\/usage\?user_id=\d+$/);
   await expect(page.getByRole('heading', { name: 'Usage' })).toBeVisible();
