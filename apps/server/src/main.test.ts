@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_PID_FILE } from './ops/data-dir';
+import { runScript } from './test/run-script';
+import type { ScriptRun } from './test/run-script';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dirs: string[] = [];
 const held: Server[] = [];
 afterEach(async () => {
@@ -23,26 +22,14 @@ function dataDir(): string {
 }
 
 /** The server's entry point in a process of its own, as `npm start` runs it; resolves when it exits. */
-function start(env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CC_HOST: '127.0.0.1',
-        CC_INITIAL_ADMIN_PASSWORD: 'main-test-pass-1',
-        CC_DATABASE_URL: '',
-        CC_REDIS_URL: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
+function start(env: Record<string, string>): Promise<ScriptRun> {
+  return runScript('apps/server/src/main.ts', [], {
+    ...process.env,
+    CC_HOST: '127.0.0.1',
+    CC_INITIAL_ADMIN_PASSWORD: 'main-test-pass-1',
+    CC_DATABASE_URL: '',
+    CC_REDIS_URL: '',
+    ...env,
   });
 }
 

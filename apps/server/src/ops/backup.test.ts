@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskRequestInput, ConversationHistory } from '@cc/contracts';
 import { messageText } from '@cc/contracts';
@@ -15,12 +13,12 @@ import { connect, replay, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { ADMIN, createTestApp, openTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
+import { runScript } from '../test/run-script';
+import type { ScriptRun } from '../test/run-script';
 import { multipartFile } from '../test/upload';
 import { backupDataDir } from './backup';
 import { OpsError, SERVER_PID_FILE, markDataDirInUse } from './data-dir';
 import { restoreDataDir } from './restore';
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 let t: TestApp;
 let url: string;
@@ -31,23 +29,8 @@ const uploaded = randomBytes(64 * 1024);
 let uploadId: string;
 
 /** The command-line tool in a process of its own, as `npm run db:backup` runs it. */
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/ops/cli.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, INIT_CWD: work },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
+function cli(args: string[], env: Record<string, string>): Promise<ScriptRun> {
+  return runScript('apps/server/src/ops/cli.ts', args, { ...process.env, ...env, INIT_CWD: work });
 }
 
 const question = (text: string): AskRequestInput => ({
