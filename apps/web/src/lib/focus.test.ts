@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { focusAfterRemoval, fromMenu, openMenuButton } from './focus';
+import { focusAfterRemoval, fromMenu, openMenuButton, returnFocusTo } from './focus';
 
 /** A list of rows, each with its actions button (a menu's target, as Mantine marks it). */
 function list(...names: string[]): HTMLElement {
@@ -65,5 +65,24 @@ describe('focusAfterRemoval', () => {
     refocus();
     expect(focused()).toBe('BODY');
     expect(() => focusAfterRemoval(null, 'nav')()).not.toThrow();
+  });
+});
+
+describe('returnFocusTo', () => {
+  it("turns off the dialog's own return and focuses the opener on close, before what comes next", () => {
+    list('a', 'b');
+    const order: string[] = [];
+    const props = returnFocusTo(actions('a'), () => order.push(`then: ${focused()}`));
+    expect(props.returnFocus).toBe(false);
+    actions('b').focus();
+    props.onClose();
+    expect(focused()).toBe('Actions for a');
+    expect(order).toEqual(['then: Actions for a']);
+  });
+
+  it('does nothing but go on when there was no opener', () => {
+    let ran = false;
+    returnFocusTo(null, () => (ran = true)).onClose();
+    expect(ran).toBe(true);
   });
 });

@@ -27,3 +27,20 @@ export function focusAfterRemoval(control: HTMLElement | null, scope: string): (
   const candidates = at < 0 ? [] : [buttons[at + 1], buttons[at - 1]];
   return () => candidates.find((button) => button?.isConnected)?.focus();
 }
+
+/**
+ * A dialog's props that give the focus back to `opener` as soon as it closes (Mantine's own return comes a moment
+ * later, and could undo a move made meanwhile, as `focusAfterRemoval`'s after a delete); `then` runs after.
+ */
+export function returnFocusTo(
+  opener: HTMLElement | null,
+  then?: () => void,
+): { returnFocus: false; onClose: () => void } {
+  return {
+    returnFocus: false,
+    onClose: () => {
+      opener?.focus();
+      then?.();
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
+import { returnFocusTo } from '../../../lib/focus';
 
 export interface ConfirmOptions {
   title: string;
@@ -19,17 +20,13 @@ export function confirmAction(options: ConfirmOptions): Promise<boolean> {
   const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   return new Promise((resolve) => {
     modals.openConfirmModal({
-      returnFocus: false,
+      ...returnFocusTo(opener, () => resolve(false)),
       title: options.title,
       children: options.body,
       labels: { confirm: options.confirmLabel, cancel: options.cancelLabel },
       confirmProps: { color: options.danger ? 'red' : undefined },
       onConfirm: () => resolve(true),
       onCancel: () => resolve(false),
-      onClose: () => {
-        opener?.focus();
-        resolve(false);
-      },
     });
   });
 }

@@ -29,7 +29,7 @@ import {
   TrashIcon,
 } from '../../../components/icons';
 import { ModelAvatar, modelDisplay } from '../../../components/model-display';
-import { focusAfterRemoval, fromMenu, openMenuButton } from '../../../lib/focus';
+import { focusAfterRemoval, fromMenu, openMenuButton, returnFocusTo } from '../../../lib/focus';
 import { useLatest } from '../../../lib/use-latest';
 import { useConversations } from '../api/get-conversations';
 import { useDeleteConversation } from '../api/delete-conversation';
@@ -115,10 +115,8 @@ function ItemMenu({
     const opener = openMenuButton();
     const refocus = focusAfterRemoval(opener, 'nav');
     modals.openConfirmModal({
-      // The focus goes back to the row's menu button at once, and to the next row's once this one is deleted (the
-      // modal's own return, a moment after closing, could come after the deletion).
-      returnFocus: false,
-      onClose: () => opener?.focus(),
+      // The focus goes back to the row's menu button at once, and to the next row's once this one is deleted.
+      ...returnFocusTo(opener),
       title: t('conversations.delete'),
       children: <Text size="sm">{t('conversations.deleteConfirm', { title })}</Text>,
       labels: { confirm: t('conversations.delete'), cancel: t('common.cancel') },
