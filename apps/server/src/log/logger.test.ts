@@ -42,7 +42,16 @@ describe('the console log level', () => {
     expect(lines).toEqual(['warn at warning', 'debug at debug', 'info at info']);
   });
 
+  it('changes the console only when the level differs (every load and save of the settings sets it)', () => {
+    const { log, lines } = consoleLogger('INFO');
+    expect(setConsoleLevel(log, 'INFO')).toBe(false);
+    expect(setConsoleLevel(log, 'DEBUG')).toBe(true);
+    expect(setConsoleLevel(log, 'DEBUG')).toBe(false);
+    log.debug('debug at debug');
+    expect(lines).toEqual(['debug at debug']);
+  });
+
   it('leaves a logger it did not make alone', () => {
-    expect(() => setConsoleLevel({}, 'DEBUG')).not.toThrow();
+    expect(setConsoleLevel({}, 'DEBUG')).toBe(false);
   });
 });

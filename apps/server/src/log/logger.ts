@@ -72,21 +72,24 @@ export function createLogger(config: AppConfig, options: { file?: boolean; conso
   const consoleStream = streams[0]!.stream;
   consoleLevels.set(logger, (name) => {
     const entry = multi.streams.find((e) => e.stream === consoleStream) as pino.StreamEntry & { id?: number };
-    if (!entry?.id) return;
+    const wanted = pino.levels.values[LEVELS[name]];
+    if (!entry?.id || entry.level === wanted) return false;
     multi.remove(entry.id);
     multi.add({ level: LEVELS[name], stream: consoleStream });
+    return true;
   });
   return logger;
 }
 
 type ConsoleLevel = keyof typeof LEVELS;
 /** How to change the console level of each logger `createLogger` made. */
-const consoleLevels = new WeakMap<object, (level: ConsoleLevel) => void>();
+const consoleLevels = new WeakMap<object, (level: ConsoleLevel) => boolean>();
 
 /**
  * Sets the console's level of a logger `createLogger` made: the level saved in the admin console applies at once and
- * at every start (the log file keeps every level). Any other logger (tests') is left as it is.
+ * at every start (the log file keeps every level). Any other logger (tests') is left as it is. True when the level
+ * changed: the runtime settings call this at every load and save, and the same level leaves the console's stream be.
  */
-export function setConsoleLevel(log: object, level: ConsoleLevel): void {
-  consoleLevels.get(log)?.(level);
+export function setConsoleLevel(log: object, level: ConsoleLevel): boolean {
+  return consoleLevels.get(log)?.(level) ?? false;
 }
