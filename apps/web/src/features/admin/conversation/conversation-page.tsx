@@ -73,6 +73,13 @@ export function ConversationPage() {
   const sync = useSyncConversations();
 
   const rows = conversations.data?.items ?? [];
+  /** Whose a conversation is, in words: the username, else "unassigned" or the id of a user since removed. */
+  const ownerOf = (c: ConversationRead) =>
+    c.username ?? (c.user_id === null ? ta('conversation.unassigned') : `#${c.user_id}`);
+  /** A row's name for its controls: the title, else whose it is and when it began (never its id). */
+  const nameOf = (c: ConversationRead) =>
+    c.title ||
+    ta('conversation.untitledOf', { user: ownerOf(c), time: formatDateTime(c.create_time, language) });
 
   const report = (result: BulkResult<string>, doneKey: 'invalidated' | 'destroyed' | 'assigned') => {
     setProgress(null);
@@ -145,7 +152,7 @@ export function ConversationPage() {
         <Tooltip label={c.conversation_id}>
           <UnstyledButton
             onClick={fromMenu(() => setViewing(c.conversation_id))}
-            aria-label={ta('conversation.viewOf', { title: c.title || c.conversation_id })}
+            aria-label={ta('conversation.viewOf', { title: nameOf(c) })}
           >
             <Text size="sm" c="blue" lineClamp={1} maw={360}>
               {c.title || ta('conversation.untitled')}
@@ -168,7 +175,7 @@ export function ConversationPage() {
           <Text size="sm">{c.username}</Text>
         ) : (
           <Text size="sm" c="dimmed">
-            {c.user_id === null ? ta('conversation.unassigned') : `#${c.user_id}`}
+            {ownerOf(c)}
           </Text>
         ),
     },
@@ -205,10 +212,7 @@ export function ConversationPage() {
       render: (c) => (
         <Menu position="bottom-end">
           <Menu.Target>
-            <ActionIcon
-              variant="subtle"
-              aria-label={ta('conversation.actionsOf', { title: c.title || c.conversation_id })}
-            >
+            <ActionIcon variant="subtle" aria-label={ta('conversation.actionsOf', { title: nameOf(c) })}>
               <DotsIcon size={16} />
             </ActionIcon>
           </Menu.Target>
