@@ -50,7 +50,7 @@ test('an admin changes a quota, finds it in the audit log with before → after,
   const entry = entries.first();
   await expect(entry).toContainText("Changed a user's settings and quotas");
   await expect(entry).toContainText('admin');
-  await expect(entry).toContainText('openai_web.total_ask_count: 100 → 7');
+  await expect(entry).toContainText('OpenAI Web › Total asks left: 100 → 7');
   // Only the field that changed (a per-model count left unlimited is no change).
   await expect(entry.getByText(/ → /)).toHaveCount(1);
 

@@ -9,8 +9,21 @@ import { installDomStubs } from '../shared/test-dom';
 import { AuditPage } from './audit-page';
 
 const page: AuditPageData = {
-  total: 1,
+  total: 2,
   items: [
+    {
+      id: 8,
+      time: '2026-11-23T11:00:00.000Z',
+      actor_id: 1,
+      actor_name: 'admin',
+      address: '10.0.0.5',
+      action: 'config.update',
+      target_type: 'config',
+      target_id: null,
+      target_label: 'config',
+      changes: { 'stats.audit_log_ttl': [31536000, 86400] },
+      outcome: 'success',
+    },
     {
       id: 7,
       time: '2026-11-23T10:00:00.000Z',
@@ -70,11 +83,20 @@ describe('AuditPage', () => {
     const row = (await screen.findByText('alice')).closest('tr')!;
     const cells = within(row);
     expect(cells.getByText("Changed a user's settings and quotas")).toBeTruthy();
-    expect(cells.getByText('openai_web.total_ask_count: 100 → 7')).toBeTruthy();
-    expect(cells.getByText('openai_api.custom_openai_api_settings.key: — → (hidden)')).toBeTruthy();
+    expect(cells.getByText('OpenAI Web › Total asks left: 100 → 7')).toBeTruthy();
+    expect(cells.getByText('OpenAI API › Own API key: — → (hidden)')).toBeTruthy();
     expect(row.textContent).not.toContain('user.settings');
+    expect(row.textContent).not.toContain('total_ask_count');
     expect(row.textContent).not.toContain(MASKED_SECRET);
     expect(String(fetchMock.mock.calls.at(-1)?.[0])).toBe('/api/system/audit?offset=0&limit=50');
+
+    // The config is one of a kind: its target is its type alone, its fields named as on the config page.
+    const config = screen
+      .getByText('Statistics › Keep the audit log (seconds): 31536000 → 86400')
+      .closest('tr')!;
+    expect(within(config).getByText('Changed the config')).toBeTruthy();
+    expect(within(config).queryByText('config')).toBeNull();
+    expect(within(config).getByText('Config')).toBeTruthy();
   });
 
   it('sends a typed target as a filter, from the first page', async () => {

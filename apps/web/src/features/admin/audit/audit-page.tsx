@@ -11,11 +11,13 @@ import type { AuditQuery } from '../../../config/admin-paths';
 import { formatDateTime } from '../../../lib/format';
 import { AdminPage } from '../shared/admin-page';
 import { useAdminT } from '../shared/admin-i18n';
+import { i18n } from '../../../i18n';
 import { DataTable } from '../shared/data-table';
 import type { Column } from '../shared/data-table';
 import { notifySuccess } from '../shared/notify';
 import { useDownloadAuditCsv } from './api/download-audit-csv';
 import { useAuditLog } from './api/get-audit-log';
+import { auditNames } from './lib/audit-fields';
 import { ACTION_KEYS, changeLines } from './lib/audit-text';
 import { RefreshButton } from '../shared/refresh-button';
 
@@ -26,6 +28,7 @@ const PAGE_SIZE = 50;
 /** /admin/audit: who changed what and when (and every login), filtered, paged, exported as CSV. */
 export function AuditPage() {
   const { ta, t, language } = useAdminT();
+  const exists = (key: string) => i18n.exists(key);
   const [actor, setActor] = useState('');
   const [target, setTarget] = useState('');
   const [action, setAction] = useState<AuditAction | null>(null);
@@ -100,8 +103,11 @@ export function AuditPage() {
       key: 'target',
       header: ta('audit.target'),
       render: (e) => (
+        // The config and the credentials are one of a kind: their type names them.
         <Stack gap={0}>
-          <Text size="sm">{e.target_label ?? e.target_id ?? '—'}</Text>
+          {e.target_type !== 'config' && e.target_type !== 'credentials' && (
+            <Text size="sm">{e.target_label ?? e.target_id ?? '—'}</Text>
+          )}
           <Text size="xs" c="dimmed">
             {ta(`audit.targets.${e.target_type}`)}
           </Text>
@@ -112,7 +118,7 @@ export function AuditPage() {
       key: 'changes',
       header: ta('audit.changes'),
       render: (e) => {
-        const lines = changeLines(e.changes, words);
+        const lines = changeLines(e.changes, words, auditNames(e.action, ta, t, exists));
         return lines.length === 0 ? (
           '—'
         ) : (

@@ -19,7 +19,7 @@ describe('audit text', () => {
     }
   });
 
-  it('reads changes as "field: before → after", secrets hidden', () => {
+  it('reads changes as "field: before → after", secrets hidden, lists item by item (never JSON)', () => {
     expect(
       changeLines(
         {
@@ -28,14 +28,16 @@ describe('audit text', () => {
           password: [MASKED_SECRET, MASKED_SECRET],
           remark: [null, 'new'],
           rate_limits: [[], [{ window_seconds: 60, max_requests: 5 }]],
+          available_models: [['gpt_4'], ['gpt_4', 'gpt_3_5']],
         },
         words,
       ),
     ).toEqual([
+      'available_models: gpt_4 → gpt_4; gpt_3_5',
       'is_active: Yes → No',
       'openai_web.total_ask_count: 100 → 3',
       'password: (hidden) → (hidden)',
-      'rate_limits: [] → [{"window_seconds":60,"max_requests":5}]',
+      'rate_limits: — → window_seconds 60, max_requests 5',
       'remark: — → new',
     ]);
   });

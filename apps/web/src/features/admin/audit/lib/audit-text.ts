@@ -33,28 +33,68 @@ export const ACTION_KEYS: Record<AuditAction, AdminKey> = {
   'credentials.update': 'audit.actions.credentials_update',
 };
 
-/** How one value of a change reads: '—' for none, yes/no, "(hidden)" for a secret, JSON for lists and objects. */
+/** The words a change is read with: none, yes/no, a hidden secret. */
+export interface ChangeWords {
+  none: string;
+  yes: string;
+  no: string;
+  secret: string;
+}
+
+/** How a change's fields and plain values are named (as they are, unless the page gives words for them). */
+export interface ChangeNames {
+  /** A field by its dotted path ("openai_web.total_ask_count" → "OpenAI Web › Total asks"). */
+  field: (path: string) => string;
+  /** A text value of a field (a source, a model), or the value as it is. */
+  value: (path: string, value: string) => string;
+}
+
+const AS_THEY_ARE: ChangeNames = { field: (path) => path, value: (_path, value) => value };
+
+/**
+ * How one value of a change reads: '—' for none, yes/no, "(hidden)" for a secret; a list item by item ("; "), and
+ * an item with fields as "field value" pairs named as the field's own (a rate limit: "Window (seconds) 60, Max
+ * requests 5"), never JSON.
+ */
 export function changeValueText(
   value: unknown,
-  words: { none: string; yes: string; no: string; secret: string },
+  words: ChangeWords,
+  path = '',
+  names: ChangeNames = AS_THEY_ARE,
 ): string {
   if (value === null || value === undefined || value === '') return words.none;
   if (value === MASKED_SECRET) return words.secret;
   if (typeof value === 'boolean') return value ? words.yes : words.no;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return names.value(path, value);
   if (typeof value === 'number') return String(value);
-  return JSON.stringify(value);
+  if (Array.isArray(value))
+    return value.length === 0
+      ? words.none
+      : value.map((item) => changeValueText(item, words, `${path}.0`, names)).join('; ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, item]) => {
+        const sub = `${path}.${key}`;
+        const named = names.field(sub);
+        // The item's field by its own label (the last of the path's labels), or its key when it has none.
+        const field = named === sub ? key : named.split(' › ').at(-1);
+        return `${field} ${changeValueText(item, words, sub, names)}`;
+      })
+      .join(', ');
+  return words.none; // (JSON holds no other kind of value)
 }
 
-/** The changes of an entry as lines "field: before → after", in field order. */
+/** The changes of an entry as lines "field: before → after", in field order (the fields' paths). */
 export function changeLines(
   changes: AuditEntry['changes'],
-  words: { none: string; yes: string; no: string; secret: string },
+  words: ChangeWords,
+  names: ChangeNames = AS_THEY_ARE,
 ): string[] {
   return Object.keys(changes)
     .sort()
-    .map((field) => {
-      const [before, after] = changes[field] ?? [null, null];
-      return `${field}: ${changeValueText(before, words)} → ${changeValueText(after, words)}`;
+    .map((path) => {
+      const [before, after] = changes[path] ?? [null, null];
+      const text = (value: unknown) => changeValueText(value, words, path, names);
+      return `${names.field(path)}: ${text(before)} → ${text(after)}`;
     });
 }
