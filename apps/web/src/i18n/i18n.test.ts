@@ -63,6 +63,14 @@ describe('translations', () => {
     expect(missing).toEqual([]);
   });
 
+  it('name settings as the admin pages do, never by their path in the config (openai_web.chatgpt_base_url)', () => {
+    const path = /\b(openai_web|openai_api|common|http|data|auth|stats|log|user_defaults|billing)\.[a-z_]+/;
+    const named = [...Object.entries(en), ...Object.entries(zh)].filter(([, value]) =>
+      path.test(String(value)),
+    );
+    expect(named).toEqual([]);
+  });
+
   it('has zh-CN as the default language', async () => {
     const { DEFAULT_LANGUAGE, i18n } = await import('./index');
     expect(DEFAULT_LANGUAGE).toBe('zh-CN');
