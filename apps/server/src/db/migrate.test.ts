@@ -300,6 +300,67 @@ const WAITING_ADVISORY_LOCKS =
   "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted " +
   'and database = (select oid from pg_database where datname = current_database())';
 
+describe('2026-11-29-01-self-claimed', () => {
+  it('marks the accounts made through invite links with a password as self-claimed, no other', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    try {
+      await prepareSchema(handle, true, migrationsBefore('2026-11-29-01-self-claimed'));
+      const db = handle.db as unknown as AnyDb;
+      const now = new Date().toISOString();
+      const user = async (username: string, hashed = 'x') =>
+        (
+          await db
+            .insertInto('users')
+            .values({
+              username,
+              nickname: username,
+              email: `${username}@example.com`,
+              hashed_password: hashed,
+              is_active: 1,
+              is_superuser: 0,
+              is_verified: 0,
+              create_time: now,
+              update_time: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id as number;
+      const invited = await user('invited');
+      const bySso = await user('by-sso', '!no-local-password');
+      const made = await user('made');
+      for (const [actor, via] of [
+        [invited, 'password'],
+        [bySso, 'sso'],
+      ] as const)
+        await db
+          .insertInto('audit_logs')
+          .values({
+            time: now,
+            actor_id: actor,
+            actor_name: String(actor),
+            action: 'invite.use',
+            target_type: 'invite',
+            target_id: '1',
+            changes: JSON.stringify({ via: [null, via] }),
+            outcome: 'success',
+          })
+          .execute();
+
+      expect(await prepareSchema(handle, true)).toContain('2026-11-29-01-self-claimed');
+      const rows = await handle.db.selectFrom('users').select(['id', 'self_claimed']).orderBy('id').execute();
+      expect(rows).toEqual([
+        { id: invited, self_claimed: 1 },
+        { id: bySso, self_claimed: 0 },
+        { id: made, self_claimed: 0 },
+      ]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
 describe.runIf(!!process.env.CC_TEST_DATABASE_URL)('prepareSchema on PostgreSQL', () => {
   it('waits for the migration lock another instance holds before reading or applying migrations', async () => {
     const database = await freshDatabase();

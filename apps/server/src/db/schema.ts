@@ -29,6 +29,11 @@ export interface UsersTable {
   update_time: string;
   /** The user's group (user_groups.id), or null; deleting the group sets it to null. */
   group_id: number | null;
+  /**
+   * 1 when the username or email is the person's own word (made through an invite link, email changed on their own
+   * profile), not given by an admin or the identity provider: single sign-on never links a first sign-in to it.
+   */
+  self_claimed: Generated<number>;
 }
 
 /** A named settings template; `openai_web` / `openai_api` are JSON of `GroupTemplate`'s sources, counts included. */

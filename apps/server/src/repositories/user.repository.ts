@@ -102,12 +102,16 @@ export function userRepository(db: Executor) {
     findByUsername(username: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
     },
-    /** The oldest account with this email, compared without case. */
-    findByEmail(email: string): Promise<UserRow | undefined> {
+    /**
+     * The oldest account with this email (compared without case) that an admin or the identity provider gave it —
+     * not one whose owner typed it (`self_claimed`): single sign-on may link a first sign-in to it.
+     */
+    findLinkableByEmail(email: string): Promise<UserRow | undefined> {
       return db
         .selectFrom('users')
         .selectAll()
         .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .where('self_claimed', '=', 0)
         .orderBy('id')
         .executeTakeFirst();
     },

@@ -177,6 +177,54 @@ describe('single sign-on (OpenID Connect, real provider)', () => {
     expect((await ssoSignIn(base, 'dave')).location).toBe('/login?sso_error=refused');
   });
 
+  it("never lands a first sign-in in an account whose email or username its owner chose, nor a superuser's by name", async () => {
+    t = await createTestApp(oidcConfig({ new_users: 'create' }));
+    base = await listening(t);
+    const admin = await t.login(ADMIN.username, ADMIN.password);
+    const patch = (url: string, cookie: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PATCH', url, headers: { cookie }, payload });
+
+    // Bob puts a colleague's email on his own account before she first signs in: she gets her own.
+    const bob = await t.createUser({ username: 'bob', email: 'bob@example.test' });
+    const bobCookie = await t.login('bob', bob.password);
+    expect((await patch('/api/user/me', bobCookie, { email: 'Carol@example.test' })).statusCode).toBe(200);
+    const carol = await ssoSignIn(base, 'carol');
+    expect((await me(t, carol.session)).result).toMatchObject({
+      username: 'carol',
+      email: 'carol@example.test',
+    });
+    expect((await me(t, carol.session)).result.id).not.toBe(bob.row.id);
+
+    // An account made through an invite link names itself: the person the provider calls so gets their own.
+    const invite = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/system/invites',
+        headers: { cookie: admin },
+        payload: { expires_in_hours: 1, max_uses: 1 },
+      })
+    ).json().result as { token: string };
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/api/invite/${invite.token}`,
+      payload: { username: 'dora', password: 'invited-pass-1', email: 'dora@example.test' },
+    });
+    expect(accepted.statusCode).toBe(201);
+    const dora = await ssoSignIn(base, 'dora');
+    expect((await me(t, dora.session)).result.username).toBe('dora_2');
+
+    // The provider's "admin" is not this site's superuser.
+    const named = await ssoSignIn(base, 'admin');
+    expect((await me(t, named.session)).result).toMatchObject({ username: 'admin_2', is_superuser: false });
+
+    // An email an admin gives links again: the admin sets Bob's to Erin's, and Erin's sign-in is Bob's account.
+    expect((await patch(`/api/user/${bob.row.id}`, admin, { email: 'erin@example.test' })).statusCode).toBe(
+      200,
+    );
+    const erin = await ssoSignIn(base, 'erin');
+    expect((await me(t, erin.session)).result.id).toBe(bob.row.id);
+  });
+
   it('refuses a forged or replayed callback', async () => {
     t = await createTestApp(oidcConfig({ new_users: 'create' }));
     base = await listening(t);

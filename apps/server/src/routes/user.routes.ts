@@ -86,6 +86,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         patch: request.body,
         actingSessionId: session.id,
         actor: auditActor(request),
+        vouched: isSuperuser(user),
       });
       return ok(presentUser(loaded, { admin: isSuperuser(user), effective: ctx.upstream.effectiveConfig() }));
     },
@@ -158,6 +159,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         actingSessionId: session.id,
         actorId: user.id,
         actor: auditActor(request),
+        vouched: true,
       });
       return ok(presentUser(loaded, { admin: true }) as UserReadAdmin);
     },

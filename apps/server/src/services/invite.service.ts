@@ -225,6 +225,7 @@ export async function acceptInvite(ctx: AppContext, input: AcceptInviteInput): P
           is_verified: false,
         },
         groupId: invite.group_id,
+        selfClaimed: true,
       },
       hashed,
     );

@@ -316,10 +316,13 @@ async function resolveUser(
       return created.row;
     }
     const byEmail =
-      identity.email && identity.emailVerified ? await users.findByEmail(identity.email) : undefined;
-    const byName = identity.preferredUsername
+      identity.email && identity.emailVerified ? await users.findLinkableByEmail(identity.email) : undefined;
+    const named = identity.preferredUsername
       ? await users.findByUsername(identity.preferredUsername)
       : undefined;
+    // A username links only an account an admin named (not one its owner chose through an invite link), and never
+    // a superuser's: the provider's `preferred_username` is not a verified claim.
+    const byName = named && named.self_claimed === 0 && named.is_superuser === 0 ? named : undefined;
     // An account is linked to one subject per provider: another person with the same email or username cannot
     // take it over (with `new_users: create` they get an account of their own).
     for (const existing of [byEmail, byName]) {

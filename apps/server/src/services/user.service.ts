@@ -183,6 +183,8 @@ export interface CreateUserInput {
   groupId?: number | null;
   /** The stored hash instead of hashing `user.password` (an account made by single sign-on has none usable). */
   hashedPassword?: string;
+  /** The username and email are the person's own word (an invite sign-up): single sign-on never links to it. */
+  selfClaimed?: boolean;
 }
 
 /** Creates a user with its settings row and counters; a taken username → "user already exists". */
@@ -213,6 +215,7 @@ export async function insertUser(
     is_active: int(user.is_active),
     is_superuser: int(user.is_superuser),
     is_verified: int(user.is_verified),
+    self_claimed: int(input.selfClaimed ?? false),
     last_active_time: null,
     create_time: now,
     update_time: now,
@@ -250,6 +253,11 @@ export interface UpdateUserInput {
   actingSessionId?: string;
   /** The acting user: an admin may not demote or deactivate themself. */
   actorId?: number;
+  /**
+   * A superuser makes the change (the admin pages, or their own profile): a new email or username is given, not the
+   * person's own word, and single sign-on may link to it. Otherwise a changed email marks the account self-claimed.
+   */
+  vouched?: boolean;
   /** Who changes it (recorded in the audit log). */
   actor?: AuditActor;
 }
@@ -288,6 +296,9 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     }
     const set: UserRowUpdate = { update_time: nowIso() };
     if (patch.email !== undefined) set.email = patch.email;
+    const renamed = admin.username !== undefined && admin.username !== existing.username;
+    if ((patch.email !== undefined && patch.email !== existing.email) || renamed)
+      set.self_claimed = input.vouched ? 0 : 1;
     if (patch.nickname !== undefined) set.nickname = patch.nickname;
     if (patch.avatar !== undefined) set.avatar = patch.avatar;
     if (hashed) set.hashed_password = hashed;

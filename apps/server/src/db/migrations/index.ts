@@ -21,6 +21,7 @@ import { searchOrder } from './2026-11-26-02-search-order';
 import { statsRollupIds } from './2026-11-26-03-stats-rollup-ids';
 import { searchWhenFinished } from './2026-11-26-04-search-when-finished';
 import { titleOrder } from './2026-11-28-01-title-order';
+import { selfClaimed } from './2026-11-29-01-self-claimed';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -46,5 +47,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-26-03-stats-rollup-ids': statsRollupIds(dialect),
     '2026-11-26-04-search-when-finished': searchWhenFinished(dialect),
     '2026-11-28-01-title-order': titleOrder(),
+    '2026-11-29-01-self-claimed': selfClaimed(),
   };
 }
