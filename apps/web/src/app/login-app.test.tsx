@@ -104,6 +104,14 @@ describe('the login page of its own', () => {
     expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
   });
 
+  it('sends a visitor who is already logged in home, not to another site a redirect with a tab names', async () => {
+    setLoginFlag();
+    serve({ 'GET /api/user/me': () => ok(USER), 'GET /api/auth/options': () => ok({ sso: null }) });
+    const leave = open('/login?redirect=%2F%09%2Fevil.example');
+    await waitFor(() => expect(leave).toHaveBeenCalledTimes(1));
+    expect(leave).toHaveBeenCalledWith('/conversation');
+  });
+
   it('forgets a stale login flag and shows the form', async () => {
     setLoginFlag();
     serve({
