@@ -18,6 +18,43 @@ const REDACT = [
   '*.key',
 ];
 
+/** A share or invite link's token in a path (the API's and the web pages'), kept out of log lines. */
+const TOKEN_PATH = /^(\/(?:api\/)?(?:share|invite)\/)[^/?#]+/;
+/** Query values that open something by themselves: a sign-in's code and state, an invite token. */
+const TOKEN_QUERY = new Set(['code', 'state', 'invite', 'token']);
+
+/**
+ * A request URL as logged: the tokens of share and invite links and the sign-in's code are masked, so that the log
+ * file (and whoever ships or reads it) holds no working link — the server itself keeps only their fingerprints.
+ */
+export function loggedUrl(url: string): string {
+  const at = url.indexOf('?');
+  const pathname = (at < 0 ? url : url.slice(0, at)).replace(TOKEN_PATH, '$1***');
+  if (at < 0) return pathname;
+  const query = new URLSearchParams(url.slice(at + 1));
+  for (const key of new Set(query.keys())) if (TOKEN_QUERY.has(key)) query.set(key, '***');
+  return `${pathname}?${query.toString()}`;
+}
+
+/** Fastify's own request fields, with the URL as `loggedUrl` gives it (a pino serializer overrides Fastify's). */
+function requestFields(req: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: req.method,
+    url: req.url === undefined ? undefined : loggedUrl(req.url),
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export function serverLogFile(config: AppConfig): string {
   return path.join(config.data.data_dir, 'logs', 'server.log');
 }
@@ -68,7 +105,10 @@ export function createLogger(config: AppConfig, options: { file?: boolean; conso
     });
   }
   const multi = pino.multistream(streams);
-  const logger = pino({ level: 'debug', redact: REDACT, base: undefined }, multi);
+  const logger = pino(
+    { level: 'debug', redact: REDACT, base: undefined, serializers: { req: requestFields } },
+    multi,
+  );
   const consoleStream = streams[0]!.stream;
   consoleLevels.set(logger, (name) => {
     const entry = multi.streams.find((e) => e.stream === consoleStream) as pino.StreamEntry & { id?: number };
