@@ -16,7 +16,7 @@ import websocket from '@fastify/websocket';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context';
 import { registerAuth } from './http/auth';
-import { registerErrorHandlers } from './http/error-handler';
+import { refuseUndecodableRequest, registerErrorHandlers } from './http/error-handler';
 import { RequestLogController } from './http/request-logging';
 import { registerRequestStats } from './http/request-stats';
 import { authRoutes } from './routes/auth.routes';
@@ -86,6 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     bodyLimit: 2 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     logController: new RequestLogController(),
+    frameworkErrors: refuseUndecodableRequest,
   });
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);

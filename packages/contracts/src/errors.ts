@@ -172,6 +172,7 @@ export const ERROR_DETAILS = {
   networkFailed: 'errors.detail.networkFailed',
   // requests Fastify refuses before a route runs
   invalidJson: 'errors.detail.invalidJson',
+  badUrl: 'errors.detail.badUrl',
   emptyJson: 'errors.detail.emptyJson',
   bodyTooLarge: 'errors.detail.bodyTooLarge',
   unsupportedMediaType: 'errors.detail.unsupportedMediaType',

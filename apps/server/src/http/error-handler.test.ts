@@ -53,6 +53,20 @@ describe('envelope and errors', () => {
     expect(res.body).not.toContain('secret internal detail');
   });
 
+  it("an undecodable URL → 400 envelope with the security headers, not Fastify's own error", async () => {
+    for (const url of ['/api/conv/%zz', '/api/share/%E0%A4%A']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'errors.invalidRequest',
+        result: ERROR_DETAILS.badUrl,
+      });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+  });
+
   it('malformed JSON → 400 envelope', async () => {
     const cookie = await t.login(ADMIN.username, ADMIN.password);
     const res = await t.app.inject({

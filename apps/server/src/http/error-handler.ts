@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERRORS, ERROR_DETAILS } from '@cc/contracts';
 import type { ValidationIssue } from '@cc/contracts';
@@ -41,6 +41,28 @@ export function isTruncatedMultipart(error: unknown): boolean {
 function retryAfterSeconds(reply: FastifyReply): number | null {
   const value = Number(reply.getHeader('retry-after'));
   return Number.isFinite(value) && value > 0 ? Math.ceil(value) : null;
+}
+
+/**
+ * A request Fastify cannot read before routing — a URL it cannot decode ("%zz") — answered 400 with the envelope
+ * and strict headers of its own (no hook runs for it, helmet's neither; a body that is not a page: nothing loads
+ * from it, nothing frames it, nothing sniffs it).
+ */
+export function refuseUndecodableRequest(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  request.log.info({ code: error.code, reason: error.message }, 'client error');
+  void reply
+    .status(400)
+    .headers({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+    })
+    .send({ code: 400, message: ERRORS.invalidRequest.message, result: ERROR_DETAILS.badUrl });
 }
 
 /**
