@@ -11,15 +11,20 @@ export function shareRepository(db: Executor) {
     findById(id: number): Promise<ShareRow | undefined> {
       return db.selectFrom('shares').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    /** A link that works: not revoked, and its conversation still exists and is valid. */
+    /**
+     * A link that works: not revoked, its conversation still exists and is valid, and its maker's account is active
+     * (a deactivated account's links stop serving, and serve again if it is reactivated).
+     */
     findActiveByTokenHash(tokenHash: string): Promise<ShareRow | undefined> {
       return db
         .selectFrom('shares')
         .innerJoin('conversations', 'conversations.conversation_id', 'shares.conversation_id')
+        .innerJoin('users', 'users.id', 'shares.user_id')
         .selectAll('shares')
         .where('shares.token_hash', '=', tokenHash)
         .where('shares.revoked_at', 'is', null)
         .where('conversations.is_valid', '=', 1)
+        .where('users.is_active', '=', 1)
         .executeTakeFirst();
     },
     listByUser(userId: number): Promise<ShareRow[]> {

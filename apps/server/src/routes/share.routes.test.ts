@@ -183,6 +183,27 @@ describe('share links', () => {
     expect((await as(null, 'GET', `/api/share/${link.token}`)).statusCode).toBe(404);
   });
 
+  it("stops serving a deactivated account's links, and serves them again once it is reactivated", async () => {
+    const maker = await t.createUser();
+    const cookie = await t.login(maker.row.username, maker.password);
+    const conv = await seedConversation(maker.row.id, 'Made by someone who leaves');
+    const made = await as(cookie, 'POST', `/api/conv/${conv.id}/shares`);
+    expect(made.statusCode, made.body).toBe(201);
+    const url = `/api/share/${made.json().result.token}`;
+    const active = (is_active: boolean) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/user/${maker.row.id}`,
+        headers: { cookie: admin },
+        payload: { is_active },
+      });
+    expect((await as(null, 'GET', url)).statusCode).toBe(200);
+    expect((await active(false)).statusCode).toBe(200);
+    expect((await as(null, 'GET', url)).statusCode).toBe(404);
+    expect((await active(true)).statusCode).toBe(200);
+    expect((await as(null, 'GET', url)).statusCode).toBe(200);
+  });
+
   it('lets only the owner share, and only the owner or a superuser revoke', async () => {
     const conv = await seedConversation(owner.id, 'Guarded');
     expect((await as(other.cookie, 'POST', `/api/conv/${conv.id}/shares`)).json().code).toBe(10403);
