@@ -305,7 +305,7 @@ export function chatSocketRoute(app: FastifyInstance, ctx: AppContext): void {
         clearTimeout(firstMessageTimer);
         clearInterval(ping);
       });
-      if (!isOriginAllowed(ctx, request.headers.origin, request.headers.host)) {
+      if (!isOriginAllowed(ctx, request)) {
         return out.close(CHAT_CLOSE.originNotAllowed.code, CHAT_CLOSE.originNotAllowed.reason);
       }
       const auth = request.auth;

@@ -33,20 +33,24 @@ export const DEVELOPMENT_ORIGINS = [
 ] as const;
 
 /**
- * Same host as the request, one of the configured origins, or in development a dev server's. Absent Origin
- * (non-browser client) passes.
+ * The page's own origin (the request's host), one of the configured origins, or in development a dev server's.
+ * Absent Origin (non-browser client) passes. The Origin must be as a browser writes it (no user part, no path, a
+ * lower-case scheme), and a plain-http page may not act on a site reached over https (a page injected into plain HTTP
+ * on the same host); the other way round is a TLS-terminating proxy not listed in `http.trust_proxy`, and passes.
  */
 export function isOriginAllowed(
   ctx: AppContext,
-  origin: string | undefined,
-  host: string | undefined,
+  request: { headers: { origin?: string; host?: string }; protocol: string },
 ): boolean {
+  const { origin, host } = request.headers;
   if (!origin) return true;
   if (ctx.config.http.cors_allow_origins.includes(origin)) return true;
   if (process.env.NODE_ENV === 'development' && (DEVELOPMENT_ORIGINS as readonly string[]).includes(origin))
     return true;
   try {
-    return new URL(origin).host === host;
+    const page = new URL(origin);
+    if (page.origin !== origin || page.host !== host) return false;
+    return !(request.protocol === 'https' && page.protocol === 'http:');
   } catch {
     return false;
   }
@@ -77,10 +81,7 @@ export function currentUser(request: FastifyRequest): Authenticated {
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
-    if (
-      STATE_CHANGING.has(request.method) &&
-      !isOriginAllowed(ctx, request.headers.origin, request.headers.host)
-    ) {
+    if (STATE_CHANGING.has(request.method) && !isOriginAllowed(ctx, request)) {
       throw fail.originNotAllowed(request.headers.origin);
     }
     // An unmatched path has no route: it gets the 404 envelope, whoever asks.

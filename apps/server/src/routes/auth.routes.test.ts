@@ -361,6 +361,34 @@ describe('origins', () => {
     expect(await from('http://127.0.0.1:8000', '127.0.0.1:8000')).toBe('errors.userNotLogin');
     expect(await from('http://chat.lan:8000', 'other.lan:8000')).toBe('errors.originNotAllowed');
   });
+
+  it('refuses an Origin no browser writes (a user part, capitals, a path) and a plain-http page on an https site', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    for (const origin of [
+      'http://user@chat.lan:8000',
+      'HTTP://chat.lan:8000',
+      'http://chat.lan:8000/x',
+      'null',
+    ])
+      expect([origin, await from(origin, 'chat.lan:8000')]).toEqual([origin, 'errors.originNotAllowed']);
+    const proxied = await createTestApp({ http: { trust_proxy: ['127.0.0.1'] } });
+    try {
+      const behindTls = async (origin: string) =>
+        (
+          await proxied.app.inject({
+            method: 'POST',
+            url: '/api/auth/logout',
+            headers: { origin, host: 'chat.example', 'x-forwarded-proto': 'https' },
+          })
+        ).json().message;
+      expect(await behindTls('http://chat.example')).toBe('errors.originNotAllowed');
+      expect(await behindTls('https://chat.example')).toBe('errors.userNotLogin');
+      // An https page on a site the server sees as http: a TLS proxy it was not told about.
+      expect(await from('https://chat.lan', 'chat.lan')).toBe('errors.userNotLogin');
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('session cookie', () => {
