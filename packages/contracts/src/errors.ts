@@ -242,4 +242,5 @@ export const ALL_MESSAGE_KEYS: readonly string[] = [
   'errors.tooManySockets',
   'errors.serverRestarting',
   'validation.usernameNoSpaces',
+  'validation.usernameInvisible',
 ];

@@ -18,7 +18,10 @@ export const Username = z
   .trim()
   .min(1, { message: V.usernameRequired })
   .max(USERNAME_MAX_CHARS, { message: V.usernameTooLong })
-  .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' });
+  .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' })
+  // Control and invisible format characters (NUL, zero-width, right-to-left override) would let one name pass for
+  // another in the admin console and the audit log.
+  .regex(/^[^\p{Cc}\p{Cf}]*$/u, { message: 'validation.usernameInvisible' });
 export const Nickname = z
   .string({ message: V.nicknameRequired })
   .trim()

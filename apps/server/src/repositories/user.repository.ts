@@ -103,6 +103,18 @@ export function userRepository(db: Executor) {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
     },
     /**
+     * Whether a username is taken in any case ("Admin" is taken when "admin" exists): a new or changed username
+     * must differ from every other by more than case, so nobody passes for someone else.
+     */
+    async usernameTaken(username: string, exceptId?: number): Promise<boolean> {
+      let query = db
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()));
+      if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+    /**
      * The oldest account with this email (compared without case) that an admin or the identity provider gave it —
      * not one whose owner typed it (`self_claimed`): single sign-on may link a first sign-in to it.
      */

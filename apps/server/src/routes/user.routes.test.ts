@@ -111,6 +111,36 @@ describe('users', () => {
     expect(longest.statusCode).toBe(201);
   });
 
+  it('refuses a username with control or invisible characters, or one taken in another case', async () => {
+    const register = (username: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: { cookie: admin },
+        payload: { ...newUser, username },
+      });
+    for (const username of ['ad\u0000min', 'ad\u200bmin', 'nimda\u202e', 'bell\u0007x']) {
+      const res = await register(username);
+      expect([JSON.stringify(username), res.statusCode]).toEqual([JSON.stringify(username), 422]);
+      expect(res.json().result.detail[0]).toMatchObject({ msg: 'validation.usernameInvisible' });
+    }
+    const upper = await register(ADMIN.username.toUpperCase());
+    expect(upper.statusCode).toBe(409);
+    expect(upper.json()).toMatchObject({ message: 'errors.userAlreadyExists' });
+    // Renaming to a name taken in another case is refused too; a user may change the case of their own.
+    const made = await register('case-walker');
+    expect(made.statusCode).toBe(201);
+    const rename = (username: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/user/${made.json().result.id}`,
+        headers: { cookie: admin },
+        payload: { username },
+      });
+    expect((await rename('Admin')).statusCode).toBe(409);
+    expect((await rename('Case-Walker')).statusCode).toBe(200);
+  });
+
   it('enforces the password rule: more than 6 characters, no spaces', async () => {
     for (const password of ['abc12', 'abcdef', 'with space1']) {
       const res = await t.app.inject({

@@ -237,10 +237,10 @@ async function freeUsername(db: Executor, identity: Identity): Promise<string> {
   const raw = identity.preferredUsername ?? identity.email?.split('@')[0] ?? 'user';
   const base = raw.replace(/\s+/g, '').slice(0, 28) || 'user';
   const users = userRepository(db);
-  if (!(await users.findByUsername(base))) return base;
+  if (!(await users.usernameTaken(base))) return base;
   for (let n = 2; n < 1000; n += 1) {
     const candidate = `${base}_${n}`;
-    if (!(await users.findByUsername(candidate))) return candidate;
+    if (!(await users.usernameTaken(candidate))) return candidate;
   }
   return `${base}_${Date.now().toString(36)}`;
 }

@@ -202,7 +202,7 @@ export async function insertUser(
 ): Promise<LoadedUser> {
   const { user } = input;
   const settings = input.settings ?? ctx.runtime.current().user_defaults;
-  if (await userRepository(trx).findByUsername(user.username))
+  if (await userRepository(trx).usernameTaken(user.username))
     throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: user.username });
   const now = nowIso();
   let row = await userRepository(trx).insert({
@@ -291,7 +291,7 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     if (!existing) throw fail.userNotExist();
     if (active !== null && isLastActiveSuperuser(existing, active)) throw fail.lastActiveSuperuser();
     if (admin.username !== undefined && admin.username !== existing.username) {
-      if (await users.findByUsername(admin.username))
+      if (await users.usernameTaken(admin.username, userId))
         throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: admin.username });
     }
     const set: UserRowUpdate = { update_time: nowIso() };
