@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exportFileName } from '../services/export.service';
 import { sanitizeFilename, servedContentType } from '../services/file.service';
 import { contentDisposition } from './download';
 
@@ -8,7 +9,11 @@ describe('download headers', () => {
       `attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`,
     );
     expect(contentDisposition('a "b"\\c\r\n.txt')).toBe(
-      `attachment; filename="a _b__c__.txt"; filename*=UTF-8''a%20%22b%22%5Cc%0D%0A.txt`,
+      `attachment; filename="a _b__c.txt"; filename*=UTF-8''a%20%22b%22%5Cc.txt`,
+    );
+    // No control or invisible characters: a right-to-left override would make "invoice<RLO>fdp.exe" read as a PDF.
+    expect(contentDisposition('invoice\u202efdp.exe')).toBe(
+      `attachment; filename="invoicefdp.exe"; filename*=UTF-8''invoicefdp.exe`,
     );
     expect(contentDisposition("日本 (1)'*.png")).toBe(
       `attachment; filename="__ (1)'*.png"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%20%281%29%27%2A.png`,
@@ -19,6 +24,9 @@ describe('download headers', () => {
     expect(sanitizeFilename('../../etc/passwd')).toBe('passwd');
     expect(sanitizeFilename('C:\\Users\\x\\cat.png')).toBe('cat.png');
     expect(sanitizeFilename('\u0000\u001f')).toBe('file');
+    expect(sanitizeFilename('cat\u202egnp.exe')).toBe('catgnp.exe');
+    expect(sanitizeFilename('zero\u200bwidth.png')).toBe('zerowidth.png');
+    expect(exportFileName('Plan\u202e\tB/C\u200b', 'md')).toBe('Plan B C.md');
     expect(sanitizeFilename('x'.repeat(300))).toHaveLength(255);
     expect(servedContentType('image/png')).toBe('image/png');
     expect(servedContentType('IMAGE/JPEG; charset=x')).toBe('image/jpeg');

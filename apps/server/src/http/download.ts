@@ -1,8 +1,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
-/** `attachment` (or `inline`) with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
-export function contentDisposition(fileName: string, type: 'attachment' | 'inline' = 'attachment'): string {
+/**
+ * `attachment` (or `inline`) with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). Control and
+ * invisible format characters are dropped first: a right-to-left override would show "invoice<RLO>fdp.exe" as
+ * "invoiceexe.pdf" in the browser's download bar.
+ */
+export function contentDisposition(name: string, type: 'attachment' | 'inline' = 'attachment'): string {
+  const fileName = name.replace(/[\p{Cc}\p{Cf}]/gu, '') || 'file';
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'file';
   const exact = encodeURIComponent(fileName).replace(
     /['()*]/g,

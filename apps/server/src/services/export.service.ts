@@ -20,11 +20,11 @@ import { messageRepository } from '../repositories/message.repository';
 import { currentPath } from './share.service';
 import { getUser } from './user.service';
 
-/** A file name from a title: no path separators or control characters, at most 80 characters. */
+/** A file name from a title: no path separators, control or invisible characters, at most 80 characters. */
 export function exportFileName(title: string | null, extension: string): string {
-  const base = [...(title ?? '')]
-    .map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c))
-    .join('')
+  const base = (title ?? '')
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(/\p{Cf}/gu, '')
     .replace(/[\\/:*?"<>|]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

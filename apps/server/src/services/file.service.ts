@@ -31,11 +31,13 @@ const IMAGE_TYPES: Record<string, (typeof IMAGE_MIME_TYPES)[number]> = {
 const FALLBACK_TYPE = 'application/octet-stream';
 const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 
-/** The client's name for display only: no directories, no control characters, at most 255 characters. */
+/**
+ * The client's name for display only: no directories, no control or invisible format characters (a right-to-left
+ * override makes "x<RLO>gnp.exe" read "xexe.png"), at most 255 characters.
+ */
 export function sanitizeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = base.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
   return [...clean].slice(0, 255).join('') || 'file';
 }
 
