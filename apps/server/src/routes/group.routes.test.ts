@@ -189,6 +189,78 @@ describe('user groups', () => {
     });
   });
 
+  it("moving to a group that sets no budgets, or a group that stops setting them, gives the member's own back", async () => {
+    const budgets = { credits: 5, daily_budget: 2, monthly_budget: -1 };
+    const create = async (name: string, withBudgets: boolean) =>
+      (
+        (await call(
+          'POST',
+          '/api/system/groups',
+          template(name, (g) => (g.budgets = withBudgets ? budgets : null)),
+        )) as { result: { id: number } }
+      ).result.id;
+    const paying = await create('Paying', true);
+    const plain = await create('Plain', false);
+    const cara = await t.createUser();
+    const own = (await readUser(cara.row.id)).setting;
+    const ownBudgets = {
+      credits: own.credits,
+      daily_budget: own.daily_budget,
+      monthly_budget: own.monthly_budget,
+    };
+    expect(ownBudgets).not.toEqual(budgets);
+
+    await call('PATCH', `/api/user/${cara.row.id}`, { group_id: paying });
+    expect((await readUser(cara.row.id)).setting).toMatchObject(budgets);
+    await call('PATCH', `/api/user/${cara.row.id}`, { group_id: plain });
+    expect((await readUser(cara.row.id)).setting).toMatchObject(ownBudgets);
+    await call('PATCH', `/api/user/${cara.row.id}`, { group_id: null });
+    expect((await readUser(cara.row.id)).setting).toMatchObject(ownBudgets);
+
+    // In the paying group, which then stops setting budgets: her own come back at once, and stay when she leaves.
+    await call('PATCH', `/api/user/${cara.row.id}`, { group_id: paying });
+    expect((await readUser(cara.row.id)).setting).toMatchObject(budgets);
+    await call(
+      'PUT',
+      `/api/system/groups/${paying}`,
+      template('Paying', (g) => (g.budgets = null)),
+    );
+    expect((await readUser(cara.row.id)).setting).toMatchObject(ownBudgets);
+    await call('PATCH', `/api/user/${cara.row.id}`, { group_id: null });
+    expect((await readUser(cara.row.id)).setting).toMatchObject(ownBudgets);
+  });
+
+  it("a change of one model's count leaves the other models' asks left alone", async () => {
+    const counts = (g: UserGroupWrite, browsing: number) =>
+      (g.openai_web.per_model_ask_count = { gpt_4: 20, gpt_4_browsing: browsing });
+    const group = (
+      (await call(
+        'POST',
+        '/api/system/groups',
+        template('Per model', (g) => counts(g, 20)),
+      )) as { result: { id: number } }
+    ).result.id;
+    const dan = await t.createUser();
+    await call('PATCH', `/api/user/${dan.row.id}`, { group_id: group });
+    // Dan has used one GPT-4 ask (as the ledger counts one down).
+    const read = await readUser(dan.row.id);
+    const used = {
+      ...read.setting,
+      openai_web: { ...read.setting.openai_web, per_model_ask_count: { gpt_4: 19, gpt_4_browsing: 20 } },
+    };
+    expect(await call('PATCH', `/api/user/${dan.row.id}/setting`, used)).toMatchObject({ code: 200 });
+
+    await call(
+      'PUT',
+      `/api/system/groups/${group}`,
+      template('Per model', (g) => counts(g, 10)),
+    );
+    expect((await readUser(dan.row.id)).setting.openai_web.per_model_ask_count).toEqual({
+      gpt_4: 19,
+      gpt_4_browsing: 10,
+    });
+  });
+
   it('refuses an unknown group and changes nothing', async () => {
     const carol = await t.createUser();
     const res = await call('PATCH', `/api/user/${carol.row.id}`, { group_id: 999_999, remark: 'x' });

@@ -27,14 +27,17 @@ const COUNTS = new Set(['total_ask_count', 'per_model_ask_count']);
 /**
  * A member's settings with the group's template applied. Joining (`previous` null): every field of the template.
  * A group change: each field the change touches, for members who still had the group's previous value there; a
- * field set differently on the user stays theirs. The asks left follow every change of the group's counts. The
- * budgets follow the same rule when the group sets them (what was spent stays the user's); the own API endpoint
- * and key stay the user's.
+ * field set differently on the user stays theirs. The asks left follow every change of the group's counts, model
+ * by model (a change of one model's count leaves the others' asks left alone). The budgets follow the same rule
+ * when the group sets them (what was spent stays the user's); when the group stops setting one, a member who still
+ * has its value gets their own back (`own`: theirs from before joining). The own API endpoint and key stay the
+ * user's.
  */
 export function withTemplate(
   current: UserSetting,
   template: GroupTemplate,
   previous: GroupTemplate | null,
+  own?: GroupBudgets,
 ): Omit<UserSettingUpdate, 'openai_web_chat_status'> {
   const next = structuredClone(current);
   const copy = <S extends 'openai_web' | 'openai_api'>(source: S) => {
@@ -42,6 +45,10 @@ export function withTemplate(
     const from = template[source] as Record<string, unknown>;
     const before = previous?.[source] as Record<string, unknown> | undefined;
     for (const [key, value] of Object.entries(from)) {
+      if (key === 'per_model_ask_count' && before) {
+        target[key] = perModelCounts(target[key], before[key], value);
+        continue;
+      }
       const follows =
         !before ||
         (!isDeepStrictEqual(before[key], value) &&
@@ -55,7 +62,11 @@ export function withTemplate(
   const before = previous?.budgets;
   for (const key of BUDGET_KEYS) {
     const value = template.budgets?.[key];
-    if (value === undefined) continue;
+    if (value === undefined) {
+      // The group no longer sets it: a member who still has the group's value gets their own back.
+      if (before && own && next[key] === before[key]) next[key] = own[key];
+      continue;
+    }
     if (!previous || !before || (before[key] !== value && next[key] === before[key])) next[key] = value;
   }
   return {
@@ -65,6 +76,24 @@ export function withTemplate(
     openai_web: next.openai_web,
     openai_api: next.openai_api,
   };
+}
+
+type Counts = Partial<Record<string, number>>;
+
+/**
+ * A member's asks left per model after a group change: each model whose count the group changed takes the new
+ * count (or goes when the group drops it); every other model keeps what the member has left.
+ */
+function perModelCounts(current: unknown, before: unknown, after: unknown): Counts {
+  const next: Counts = { ...(current as Counts) };
+  const was = (before ?? {}) as Counts;
+  const now = (after ?? {}) as Counts;
+  for (const model of new Set([...Object.keys(was), ...Object.keys(now)])) {
+    if (was[model] === now[model]) continue;
+    if (now[model] === undefined) delete next[model];
+    else next[model] = now[model];
+  }
+  return next;
 }
 
 /** The own source settings kept while in a group: without the own API endpoint, which stays the user's. */
@@ -170,9 +199,10 @@ export async function applyTemplate(
   const sealed = sealedCustomKey(row);
   // The sealed key goes back as the mask, which keeps it.
   current.openai_api.custom_openai_api_settings.key = sealed ? MASKED_SECRET : null;
+  const own = row.own_settings ? (JSON.parse(row.own_settings) as OwnSettings).budgets : undefined;
   const { stored, counters: next } = splitSettings(
     ctx.secretBox,
-    withTemplate(current, template, previous),
+    withTemplate(current, template, previous, own),
     sealed,
   );
   await userSettingRepository(db).update(userId, stored);

@@ -143,8 +143,9 @@ export async function deleteGroup(ctx: AppContext, id: number, actor: AuditActor
 }
 
 /**
- * A user joins a group (its whole template is applied; moving from another group too) or leaves it (their own
- * settings come back where they still follow the group); in the caller's transaction.
+ * A user joins a group (its whole template is applied) or leaves it (their own settings come back where they still
+ * follow the group); moving from one group to another is leaving the first, then joining the second (what the first
+ * gave and the second does not set — a budget — goes back to the user's own). In the caller's transaction.
  */
 export async function setUserGroup(
   ctx: AppContext,
@@ -153,12 +154,12 @@ export async function setUserGroup(
   groupId: number | null,
   currentGroupId: number | null,
 ): Promise<void> {
-  if (groupId === null) {
-    const current = currentGroupId === null ? undefined : await groupRepository(db).findById(currentGroupId);
-    if (current) await leaveTemplate(db, userId, templateOf(current));
-    return;
-  }
-  const group = await groupRepository(db).findById(groupId);
-  if (!group) throw fail.groupNotExist();
-  await applyTemplate(ctx, db, userId, templateOf(group), null);
+  const group = groupId === null ? undefined : await groupRepository(db).findById(groupId);
+  if (groupId !== null && !group) throw fail.groupNotExist();
+  const current =
+    currentGroupId === null || currentGroupId === groupId
+      ? undefined
+      : await groupRepository(db).findById(currentGroupId);
+  if (current) await leaveTemplate(db, userId, templateOf(current));
+  if (group) await applyTemplate(ctx, db, userId, templateOf(group), null);
 }
