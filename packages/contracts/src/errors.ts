@@ -77,6 +77,8 @@ export const ERRORS = {
   dailyBudgetSpent: { code: 10403, status: 403, message: 'errors.dailyBudgetSpent' },
   /** params `{time}`: the monthly budget is spent until then (the 1st, UTC). */
   monthlyBudgetSpent: { code: 10403, status: 403, message: 'errors.monthlyBudgetSpent' },
+  /** The ask's reservation is more than the whole daily or monthly budget: it could never fit, whatever the day. */
+  askOverBudget: { code: 10403, status: 403, message: 'errors.askOverBudget' },
   maxConversationCountReached: { code: 10403, status: 403, message: 'errors.maxConversationCountReached' },
   cannotConnectMoreThanOneClient: {
     code: 409,

@@ -219,6 +219,30 @@ describe('spend budgets', () => {
     });
   });
 
+  it('says which budget refuses: the total before the day, and an ask larger than a whole day as such', async () => {
+    const spentBoth = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = 0.25;
+      s.daily_budget = 0.25;
+    });
+    await reserve(t.ctx, spentBoth.id, 'openai_api', 'gpt_3_5', { estimate: QUARTER });
+    // Both are spent: the total never starts again, so "tomorrow" would be wrong.
+    await expect(
+      reserve(t.ctx, spentBoth.id, 'openai_api', 'gpt_3_5', { estimate: QUARTER }),
+    ).rejects.toMatchObject({ messageKey: 'errors.budgetSpent' });
+
+    const small = await userWith((s) => {
+      unlimitedCounts(s);
+      s.credits = -1;
+      s.daily_budget = 0.2;
+    });
+    // Nothing spent, but the ask is reserved at more than the whole day's budget: no day would take it.
+    await expect(
+      reserve(t.ctx, small.id, 'openai_api', 'gpt_3_5', { estimate: QUARTER }),
+    ).rejects.toMatchObject({ messageKey: 'errors.askOverBudget' });
+    expect((await budgets(small.id)).daily).toBe(0);
+  });
+
   it('settling gives back what was reserved too much and charges a higher cost only up to what is left', async () => {
     const u = await userWith((s) => {
       unlimitedCounts(s);

@@ -122,7 +122,11 @@ async function checkBudgets(db: Executor, userId: number, now: Date, known?: Bud
   throwIfSpent(b, spent, now, 0);
 }
 
-/** The error of the first budget that `amount` more would overrun (with nothing left, for amount 0). */
+/**
+ * The error of the budget that `amount` more would overrun (with nothing left, for amount 0): the total first (it
+ * never starts again), then an ask that could not fit in a whole day's or month's budget (waiting would not help),
+ * then the day's and the month's, with when they start again.
+ */
 function throwIfSpent(
   b: BudgetRow,
   spent: { total: number; daily: number; monthly: number },
@@ -130,12 +134,14 @@ function throwIfSpent(
   amount: number,
 ): void {
   const over = (limit: number, used: number) => limit !== -1 && used + amount >= limit + (amount > 0 ? 1 : 0);
+  const larger = (limit: number) => limit !== -1 && amount > limit;
   const ends = periodEnds(now);
   // "2026-11-26 00:00 UTC": the same in every language.
   const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  if (over(b.budget_total, spent.total)) throw fail.budgetSpent();
+  if (larger(b.budget_daily) || larger(b.budget_monthly)) throw fail.askOverBudget();
   if (over(b.budget_daily, spent.daily)) throw fail.dailyBudgetSpent(null, { time: shown(ends.day) });
   if (over(b.budget_monthly, spent.monthly)) throw fail.monthlyBudgetSpent(null, { time: shown(ends.month) });
-  if (over(b.budget_total, spent.total)) throw fail.budgetSpent();
 }
 
 /**
