@@ -115,6 +115,9 @@ export const UserSetting = z.object({
 export type UserSetting = z.infer<typeof UserSetting>;
 
 /** Admin write of a user's settings (`id`/`user_id` are ignored; chat status may be reset to idling). */
+/** A source's asks left as a form loaded them (see `counts_seen`). */
+const CountsSeen = z.object({ total_ask_count: Count, per_model_ask_count: z.record(z.string(), Count) });
+
 export const UserSettingUpdate = z.object({
   /** Total spend budget in currency units; -1 = unlimited. */
   credits: Budget,
@@ -125,11 +128,17 @@ export const UserSettingUpdate = z.object({
   openai_web_chat_status: ShownChatStatus.optional(),
   openai_web: WebSourceSetting,
   openai_api: ApiSourceSetting,
+  /**
+   * The asks left as the form showed them when it was loaded: a count still equal to what was seen is left as it is
+   * now (the user may have asked meanwhile, and a save of a budget must not give those asks back); only a count the
+   * admin changed is written. Absent: every count is written as sent.
+   */
+  counts_seen: z.object({ openai_web: CountsSeen, openai_api: CountsSeen }).optional(),
 });
 export type UserSettingUpdate = z.infer<typeof UserSettingUpdate>;
 
 /** Defaults a new user gets (config section `user_defaults`). */
-export const NewUserDefaults = UserSettingUpdate.omit({ openai_web_chat_status: true });
+export const NewUserDefaults = UserSettingUpdate.omit({ openai_web_chat_status: true, counts_seen: true });
 export type NewUserDefaults = z.infer<typeof NewUserDefaults>;
 
 export const UserRead = z.object({

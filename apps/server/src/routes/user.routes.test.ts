@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserSetting } from '@cc/contracts';
+import { TOTAL } from '../repositories/quota.repository';
 import { deleteUser, getUser, updateUser } from '../services/user.service';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -432,6 +434,51 @@ describe('users', () => {
         'body.openai_web.daily_available_time_slots.0.start_time',
       ]),
     );
+  });
+
+  it('a save from a form loaded before the user asked keeps the asks taken since, and writes the counts changed', async () => {
+    const made = await t.createUser();
+    const id = made.row.id;
+    const loaded = (await t.app.inject({ url: `/api/user/${id}`, headers: { cookie: admin } })).json().result
+      .setting as UserSetting;
+    const seen = (s: UserSetting['openai_web'] | UserSetting['openai_api']) => ({
+      total_ask_count: s.total_ask_count,
+      per_model_ask_count: s.per_model_ask_count,
+    });
+    // The user asks twice on the API source (as the ledger counts them down) after the form was loaded.
+    await t.ctx.dbHandle.db
+      .updateTable('quota_counters')
+      .set({ remaining: loaded.openai_api.total_ask_count - 2 })
+      .where('user_id', '=', id)
+      .where('source', '=', 'openai_api')
+      .where('model', '=', TOTAL)
+      .execute();
+    const save = (change: (s: UserSetting) => void) => {
+      const { budget: _budget, ...setting } = structuredClone(loaded) as UserSetting & {
+        budget?: unknown;
+      };
+      change(setting);
+      return t.app.inject({
+        method: 'PATCH',
+        url: `/api/user/${id}/setting`,
+        headers: { cookie: admin },
+        payload: {
+          ...setting,
+          counts_seen: { openai_web: seen(loaded.openai_web), openai_api: seen(loaded.openai_api) },
+        },
+      });
+    };
+    // Only the daily budget changed on the form: the two asks stay taken.
+    const budgetOnly = await save((s) => (s.daily_budget = 11));
+    expect(budgetOnly.statusCode, budgetOnly.body).toBe(200);
+    expect(budgetOnly.json().result.setting).toMatchObject({
+      daily_budget: 11,
+      openai_api: { total_ask_count: loaded.openai_api.total_ask_count - 2 },
+      openai_web: { total_ask_count: loaded.openai_web.total_ask_count },
+    });
+    // A count the admin changes is written.
+    const counted = await save((s) => (s.openai_api.total_ask_count = 50));
+    expect(counted.json().result.setting.openai_api.total_ask_count).toBe(50);
   });
 
   it('the user sees what they can really use under the live config', async () => {

@@ -42,6 +42,23 @@ export function splitSettings(
   };
 }
 
+/**
+ * The counters to write for a settings save that says what its form saw (`counts_seen`): a count sent as it was seen
+ * keeps its value now (asks taken since the form was loaded stay taken); a count the admin changed is written.
+ */
+export function keepUnchangedCounts(
+  sent: Omit<CounterRow, 'user_id'>[],
+  now: Omit<CounterRow, 'user_id'>[],
+  seen: NonNullable<UserSettingUpdate['counts_seen']>,
+): Omit<CounterRow, 'user_id'>[] {
+  return sent.map((counter) => {
+    const source = seen[counter.source as ChatSource];
+    const saw = counter.model === TOTAL ? source.total_ask_count : source.per_model_ask_count[counter.model];
+    const current = now.find((c) => c.source === counter.source && c.model === counter.model);
+    return current && saw === counter.remaining ? { ...counter, remaining: current.remaining } : counter;
+  });
+}
+
 export function sealedCustomKey(row: UserSettingsRow): string | null {
   return (JSON.parse(row.openai_api) as StoredApi).custom_openai_api_settings.key;
 }

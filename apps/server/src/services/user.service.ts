@@ -28,7 +28,7 @@ import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
 import { setUserGroup } from './group.service';
 import { NO_LOCAL_PASSWORD, hashPassword } from './password';
-import { sealedCustomKey, splitSettings } from './user-settings';
+import { keepUnchangedCounts, sealedCustomKey, splitSettings } from './user-settings';
 
 async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
   const ids = rows.map((r) => r.id);
@@ -393,7 +393,10 @@ export async function updateUserSettings(
   const loaded = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const before = await getUser(ctx, userId, trx);
     const current = before.setting;
-    const { stored, counters } = splitSettings(ctx.secretBox, update, sealedCustomKey(current));
+    const { stored, counters: sent } = splitSettings(ctx.secretBox, update, sealedCustomKey(current));
+    const counters = update.counts_seen
+      ? keepUnchangedCounts(sent, before.counters, update.counts_seen)
+      : sent;
     await userSettingRepository(trx).update(userId, stored);
     await quotaRepository(trx).replaceForUser(userId, counters);
     const after = await getUser(ctx, userId, trx);

@@ -95,3 +95,36 @@ describe('UserSettingsForm number fields', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });
+
+describe('UserSettingsForm save', () => {
+  it('sends the asks left as loaded with the form, so the server keeps those taken since', async () => {
+    const user = adminUser();
+    fetchMock.mockResolvedValue(
+      new Response(JSON.stringify({ code: 200, message: 'tips.requestSuccess', result: user }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    const client = new QueryClient();
+    render(
+      <QueryClientProvider client={client}>
+        <MantineProvider>
+          <UserSettingsForm user={user} onDone={() => undefined} />
+        </MantineProvider>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(init.body as string).counts_seen).toEqual({
+      openai_web: {
+        total_ask_count: user.setting.openai_web.total_ask_count,
+        per_model_ask_count: user.setting.openai_web.per_model_ask_count,
+      },
+      openai_api: {
+        total_ask_count: user.setting.openai_api.total_ask_count,
+        per_model_ask_count: user.setting.openai_api.per_model_ask_count,
+      },
+    });
+  });
+});

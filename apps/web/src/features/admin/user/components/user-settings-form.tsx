@@ -59,7 +59,16 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
       return;
     }
     try {
-      await mutation.mutateAsync({ id: user.id, setting: formToPayload(form) });
+      // The asks left as loaded: counts the admin did not change stay what they are by now (the user may ask).
+      const seen = (s: typeof user.setting.openai_web | typeof user.setting.openai_api) => ({
+        total_ask_count: s.total_ask_count,
+        per_model_ask_count: s.per_model_ask_count,
+      });
+      const counts_seen = {
+        openai_web: seen(user.setting.openai_web),
+        openai_api: seen(user.setting.openai_api),
+      };
+      await mutation.mutateAsync({ id: user.id, setting: { ...formToPayload(form), counts_seen } });
       notifySuccess(ta('common.saved'));
       onDone();
     } catch (error) {
