@@ -261,6 +261,34 @@ describe('user groups', () => {
     });
   });
 
+  it("records a member's settings changed by joining a group with the move, and no entry for a save that changes nothing", async () => {
+    const group = (
+      (await call(
+        'POST',
+        '/api/system/groups',
+        template('Audited', (g) => (g.budgets = { credits: 7, daily_budget: -1, monthly_budget: -1 })),
+      )) as { result: { id: number } }
+    ).result.id;
+    const eve = await t.createUser();
+    const entries = async () =>
+      (
+        (await call('GET', `/api/system/audit?target=${eve.row.username}&limit=50`)) as {
+          result: { items: { action: string; changes: Record<string, [unknown, unknown]> }[] };
+        }
+      ).result.items;
+    const before = (await entries()).length;
+    await call('PATCH', `/api/user/${eve.row.id}`, { group_id: group });
+    const [moved] = await entries();
+    expect(moved).toMatchObject({ action: 'user.update' });
+    expect(moved!.changes).toMatchObject({ group_id: [null, group], credits: [-1, 7] });
+
+    // The same group again, and the settings saved as they are: nothing changed, nothing recorded.
+    await call('PATCH', `/api/user/${eve.row.id}`, { group_id: group });
+    const { budget: _budget, ...setting } = (await readUser(eve.row.id)).setting;
+    expect(await call('PATCH', `/api/user/${eve.row.id}/setting`, setting)).toMatchObject({ code: 200 });
+    expect(await entries()).toHaveLength(before + 1);
+  });
+
   it('refuses an unknown group and changes nothing', async () => {
     const carol = await t.createUser();
     const res = await call('PATCH', `/api/user/${carol.row.id}`, { group_id: 999_999, remark: 'x' });

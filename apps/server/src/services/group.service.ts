@@ -103,18 +103,21 @@ export async function updateGroup(
     };
     for (const userId of members) await applyTemplate(ctx, trx, userId, template, previous);
     const after = await load(trx, id);
-    await recordAudit(
-      ctx,
-      actor,
-      {
-        action: 'group.update',
-        targetType: 'group',
-        targetId: id,
-        targetLabel: before.name,
-        changes: { ...diffChanges(audited(before), audited(after.row)), members: [null, members.length] },
-      },
-      trx,
-    );
+    const changes = diffChanges(audited(before), audited(after.row));
+    // A save that changes nothing is no change to record; a change names how many members it reached.
+    if (Object.keys(changes).length > 0)
+      await recordAudit(
+        ctx,
+        actor,
+        {
+          action: 'group.update',
+          targetType: 'group',
+          targetId: id,
+          targetLabel: before.name,
+          changes: { ...changes, members: [null, members.length] },
+        },
+        trx,
+      );
     return after;
   });
 }

@@ -307,8 +307,11 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     if (admin.is_active !== undefined) set.is_active = int(admin.is_active);
     if (admin.is_superuser !== undefined) set.is_superuser = int(admin.is_superuser);
     if (admin.is_verified !== undefined) set.is_verified = int(admin.is_verified);
-    if (admin.group_id !== undefined && admin.group_id !== existing.group_id) {
-      await setUserGroup(ctx, trx, userId, admin.group_id, existing.group_id);
+    // Joining or leaving a group changes the settings: the audit entry says how, with the group.
+    const regrouped = admin.group_id !== undefined && admin.group_id !== existing.group_id;
+    const settingsBefore = regrouped ? auditedSettings(await getUser(ctx, userId, trx)) : null;
+    if (regrouped) {
+      await setUserGroup(ctx, trx, userId, admin.group_id ?? null, existing.group_id);
       set.group_id = admin.group_id;
     }
     await users.update(userId, set);
@@ -317,19 +320,26 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     else if (hashed) await sessions.deleteForUser(userId, input.actingSessionId);
     const loaded = await getUser(ctx, userId, trx);
     const changes = diffChanges(auditedUser(existing), auditedUser(loaded.row));
-    if (hashed) changes.password = [MASKED_SECRET, MASKED_SECRET];
-    await recordAudit(
-      ctx,
-      input.actor,
-      {
-        action: 'user.update',
-        targetType: 'user',
-        targetId: userId,
-        targetLabel: existing.username,
+    if (settingsBefore)
+      Object.assign(
         changes,
-      },
-      trx,
-    );
+        diffChanges(settingsBefore, auditedSettings(loaded), (k) => k.endsWith('.key')),
+      );
+    if (hashed) changes.password = [MASKED_SECRET, MASKED_SECRET];
+    // A save that changes nothing is no change to record.
+    if (Object.keys(changes).length > 0)
+      await recordAudit(
+        ctx,
+        input.actor,
+        {
+          action: 'user.update',
+          targetType: 'user',
+          targetId: userId,
+          targetLabel: existing.username,
+          changes,
+        },
+        trx,
+      );
     return loaded;
   });
   if (admin.is_active === false) await stopAnswerOf(ctx, userId);
@@ -400,18 +410,21 @@ export async function updateUserSettings(
     await userSettingRepository(trx).update(userId, stored);
     await quotaRepository(trx).replaceForUser(userId, counters);
     const after = await getUser(ctx, userId, trx);
-    await recordAudit(
-      ctx,
-      actor,
-      {
-        action: 'user.settings',
-        targetType: 'user',
-        targetId: userId,
-        targetLabel: before.row.username,
-        changes: diffChanges(auditedSettings(before), auditedSettings(after), (k) => k.endsWith('.key')),
-      },
-      trx,
-    );
+    const changes = diffChanges(auditedSettings(before), auditedSettings(after), (k) => k.endsWith('.key'));
+    // A save that changes nothing is no change to record.
+    if (Object.keys(changes).length > 0)
+      await recordAudit(
+        ctx,
+        actor,
+        {
+          action: 'user.settings',
+          targetType: 'user',
+          targetId: userId,
+          targetLabel: before.row.username,
+          changes,
+        },
+        trx,
+      );
     return after;
   });
   // Resetting the status to idling frees a user whose ask is stuck (the lease would expire anyway).

@@ -72,6 +72,13 @@ describe('audit field names', () => {
     }
   });
 
+  it("names the settings a user's move into a group changed beside the group itself", () => {
+    expect(lines('user.update', { group_id: [null, 3], credits: [-1, 5] })).toEqual([
+      'Budget: -1 → 5',
+      'Group: — → 3',
+    ]);
+  });
+
   it('keeps the name of a field it has no words for', () => {
     expect(lines('user.update', { something_new: [1, 2] })).toEqual(['something_new: 1 → 2']);
   });

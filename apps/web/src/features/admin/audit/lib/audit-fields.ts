@@ -71,7 +71,8 @@ export function auditFieldLabel(
       exists(`adminx.config.sections.${key}`) ? t(`adminx.config.sections.${key}`) : key;
     return pathLabel(t, exists, field, section);
   }
-  if (action === 'user.settings' || action.startsWith('group.')) {
+  // A user's settings, changed directly or by joining or leaving a group, and a group's template.
+  if (action === 'user.settings' || action === 'user.update' || action.startsWith('group.')) {
     const setting = settingFieldLabel(field.replace(/^budgets\./, ''), ta, t);
     if (setting) return setting;
   }
