@@ -28,6 +28,8 @@ export interface AuditRecord {
   changes?: AuditChanges;
   /** Default: success. */
   outcome?: AuditOutcome;
+  /** An edit: recorded only when it changed something (a save of what was there is no change). */
+  onlyIfChanged?: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function recordAudit(
   db: Executor = ctx.dbHandle.db,
 ): Promise<void> {
   if (!actor) return;
+  if (record.onlyIfChanged && Object.keys(record.changes ?? {}).length === 0) return;
   await auditLogRepository(db).insert({
     time: new Date().toISOString(),
     actor_id: actor.id,

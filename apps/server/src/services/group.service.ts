@@ -104,20 +104,20 @@ export async function updateGroup(
     for (const userId of members) await applyTemplate(ctx, trx, userId, template, previous);
     const after = await load(trx, id);
     const changes = diffChanges(audited(before), audited(after.row));
-    // A save that changes nothing is no change to record; a change names how many members it reached.
-    if (Object.keys(changes).length > 0)
-      await recordAudit(
-        ctx,
-        actor,
-        {
-          action: 'group.update',
-          targetType: 'group',
-          targetId: id,
-          targetLabel: before.name,
-          changes: { ...changes, members: [null, members.length] },
-        },
-        trx,
-      );
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'group.update',
+        targetType: 'group',
+        targetId: id,
+        targetLabel: before.name,
+        // A change names how many members it reached.
+        changes: Object.keys(changes).length > 0 ? { ...changes, members: [null, members.length] } : {},
+        onlyIfChanged: true,
+      },
+      trx,
+    );
     return after;
   });
 }

@@ -326,20 +326,19 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
         diffChanges(settingsBefore, auditedSettings(loaded), (k) => k.endsWith('.key')),
       );
     if (hashed) changes.password = [MASKED_SECRET, MASKED_SECRET];
-    // A save that changes nothing is no change to record.
-    if (Object.keys(changes).length > 0)
-      await recordAudit(
-        ctx,
-        input.actor,
-        {
-          action: 'user.update',
-          targetType: 'user',
-          targetId: userId,
-          targetLabel: existing.username,
-          changes,
-        },
-        trx,
-      );
+    await recordAudit(
+      ctx,
+      input.actor,
+      {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: userId,
+        targetLabel: existing.username,
+        changes,
+        onlyIfChanged: true,
+      },
+      trx,
+    );
     return loaded;
   });
   if (admin.is_active === false) await stopAnswerOf(ctx, userId);
@@ -411,20 +410,19 @@ export async function updateUserSettings(
     await quotaRepository(trx).replaceForUser(userId, counters);
     const after = await getUser(ctx, userId, trx);
     const changes = diffChanges(auditedSettings(before), auditedSettings(after), (k) => k.endsWith('.key'));
-    // A save that changes nothing is no change to record.
-    if (Object.keys(changes).length > 0)
-      await recordAudit(
-        ctx,
-        actor,
-        {
-          action: 'user.settings',
-          targetType: 'user',
-          targetId: userId,
-          targetLabel: before.row.username,
-          changes,
-        },
-        trx,
-      );
+    await recordAudit(
+      ctx,
+      actor,
+      {
+        action: 'user.settings',
+        targetType: 'user',
+        targetId: userId,
+        targetLabel: before.row.username,
+        changes,
+        onlyIfChanged: true,
+      },
+      trx,
+    );
     return after;
   });
   // Resetting the status to idling frees a user whose ask is stuck (the lease would expire anyway).
