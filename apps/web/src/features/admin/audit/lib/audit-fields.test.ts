@@ -74,8 +74,14 @@ describe('audit field names', () => {
 
   it("names the settings a user's move into a group changed beside the group itself", () => {
     expect(lines('user.update', { group_id: [null, 3], credits: [-1, 5] })).toEqual([
-      'Budget: -1 → 5',
+      'Budget: Unlimited → 5',
       'Group: — → 3',
+    ]);
+  });
+
+  it('keeps a -1 of the config as a number (a retention of -1 keeps forever)', () => {
+    expect(lines('config.update', { 'stats.audit_log_ttl': [-1, 60] })).toEqual([
+      'Statistics › Keep the audit log (seconds): -1 → 60',
     ]);
   });
 

@@ -51,6 +51,10 @@ const FIELDS = [
   'openai_api_key',
 ] as const;
 type Field = (typeof FIELDS)[number];
+
+/** Actions whose changes are a user's or a group's settings: quotas and budgets, where -1 is unlimited. */
+const settingsOf = (action: AuditAction) =>
+  action === 'user.settings' || action === 'user.update' || action.startsWith('group.');
 const isField = (name: string): name is Field => (FIELDS as readonly string[]).includes(name);
 
 /**
@@ -72,7 +76,7 @@ export function auditFieldLabel(
     return pathLabel(t, exists, field, section);
   }
   // A user's settings, changed directly or by joining or leaving a group, and a group's template.
-  if (action === 'user.settings' || action === 'user.update' || action.startsWith('group.')) {
+  if (settingsOf(action)) {
     const setting = settingFieldLabel(field.replace(/^budgets\./, ''), ta, t);
     if (setting) return setting;
   }
@@ -81,7 +85,8 @@ export function auditFieldLabel(
 
 /**
  * How an entry's changes are named: fields by `auditFieldLabel`; a source, a model and a config option (a log level,
- * an upload strategy) in words; any other text as it is (names, addresses, dates).
+ * an upload strategy) in words; a quota's or budget's -1 as "Unlimited" (in the config, -1 means other things: a
+ * retention of -1 keeps forever, so it stays a number there); any other text as it is (names, addresses, dates).
  */
 export function auditNames(
   action: AuditAction,
@@ -96,5 +101,6 @@ export function auditNames(
       if (value in MODEL_DISPLAY) return modelDisplay(value).label;
       return action === 'config.update' ? optionText(t, exists, value) : value;
     },
+    number: (_path, value) => (value === -1 && settingsOf(action) ? ta('common.unlimited') : String(value)),
   };
 }

@@ -47,6 +47,8 @@ export interface ChangeNames {
   field: (path: string) => string;
   /** A text value of a field (a source, a model), or the value as it is. */
   value: (path: string, value: string) => string;
+  /** A number of a field ("Unlimited" for a quota's -1), or the number as it is. */
+  number?: (path: string, value: number) => string;
 }
 
 const AS_THEY_ARE: ChangeNames = { field: (path) => path, value: (_path, value) => value };
@@ -66,7 +68,7 @@ export function changeValueText(
   if (value === MASKED_SECRET) return words.secret;
   if (typeof value === 'boolean') return value ? words.yes : words.no;
   if (typeof value === 'string') return names.value(path, value);
-  if (typeof value === 'number') return String(value);
+  if (typeof value === 'number') return names.number?.(path, value) ?? String(value);
   if (Array.isArray(value))
     return value.length === 0
       ? words.none
