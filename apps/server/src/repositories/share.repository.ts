@@ -27,13 +27,16 @@ export function shareRepository(db: Executor) {
         .where('users.is_active', '=', 1)
         .executeTakeFirst();
     },
+    /** A user's links, newest first; those of a conversation deleted since are gone with it (they no longer serve). */
     listByUser(userId: number): Promise<ShareRow[]> {
       return db
         .selectFrom('shares')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .innerJoin('conversations', 'conversations.conversation_id', 'shares.conversation_id')
+        .selectAll('shares')
+        .where('shares.user_id', '=', userId)
+        .where('conversations.is_valid', '=', 1)
+        .orderBy('shares.created_at', 'desc')
+        .orderBy('shares.id', 'desc')
         .execute();
     },
     listActiveByConversation(conversationId: string): Promise<ShareRow[]> {

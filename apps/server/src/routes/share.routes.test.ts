@@ -181,6 +181,9 @@ describe('share links', () => {
     expect((await as(null, 'GET', `/api/share/${link.token}`)).statusCode).toBe(200);
     expect((await as(owner.cookie, 'DELETE', `/api/conv/${conv.id}`)).statusCode).toBe(200);
     expect((await as(null, 'GET', `/api/share/${link.token}`)).statusCode).toBe(404);
+    // Nor is it listed among the owner's links as if it still worked.
+    const own = (await as(owner.cookie, 'GET', '/api/conv/shares')).json().result as { id: number }[];
+    expect(own.map((s) => s.id)).not.toContain(link.id);
   });
 
   it("stops serving a deactivated account's links, and serves them again once it is reactivated", async () => {
