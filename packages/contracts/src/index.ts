@@ -19,5 +19,6 @@ export * from './plugin';
 export * from './share';
 export * from './success';
 export * from './system';
+export * from './text';
 export * from './user';
 export * from './usage';

@@ -4,6 +4,7 @@ import { Budget, BudgetStatus } from './budget';
 import { QueryBool, SortOrder } from './conversation';
 import { NICKNAME_MAX_CHARS, USERNAME_MAX_CHARS } from './limits';
 import { ApiModel, WebModel } from './model-schemas';
+import { hasInvisible } from './text';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
 export const PASSWORD_PATTERN = /^[\x21-\x7e]{7,128}$/;
@@ -21,7 +22,7 @@ export const Username = z
   .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' })
   // Control and invisible format characters (NUL, zero-width, right-to-left override) would let one name pass for
   // another in the admin console and the audit log.
-  .regex(/^[^\p{Cc}\p{Cf}]*$/u, { message: 'validation.usernameInvisible' });
+  .refine((name) => !hasInvisible(name), { message: 'validation.usernameInvisible' });
 export const Nickname = z
   .string({ message: V.nicknameRequired })
   .trim()

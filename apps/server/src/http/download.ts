@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { withoutInvisible } from '@cc/contracts';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -7,7 +8,7 @@ import type { FastifyReply } from 'fastify';
  * "invoiceexe.pdf" in the browser's download bar.
  */
 export function contentDisposition(name: string, type: 'attachment' | 'inline' = 'attachment'): string {
-  const fileName = name.replace(/[\p{Cc}\p{Cf}]/gu, '') || 'file';
+  const fileName = withoutInvisible(name) || 'file';
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'file';
   const exact = encodeURIComponent(fileName).replace(
     /['()*]/g,

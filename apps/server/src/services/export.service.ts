@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
-import { messageText } from '@cc/contracts';
+import { messageText, withoutInvisible } from '@cc/contracts';
 import type {
   ApiChatMessage,
   ChatMessage,
@@ -22,9 +22,8 @@ import { getUser } from './user.service';
 
 /** A file name from a title: no path separators, control or invisible characters, at most 80 characters. */
 export function exportFileName(title: string | null, extension: string): string {
-  const base = (title ?? '')
-    .replace(/\p{Cc}/gu, ' ')
-    .replace(/\p{Cf}/gu, '')
+  // Line breaks and tabs become spaces (before the other control characters are dropped), runs of spaces one.
+  const base = withoutInvisible((title ?? '').replace(/\s+/g, ' '))
     .replace(/[\\/:*?"<>|]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

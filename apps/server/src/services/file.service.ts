@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { imageSizeFromFile } from 'image-size/fromFile';
-import { ERROR_DETAILS, IMAGE_MIME_TYPES } from '@cc/contracts';
+import { ERROR_DETAILS, IMAGE_MIME_TYPES, withoutInvisible } from '@cc/contracts';
 import type { FileUseCase, StartUploadRequest, StartUploadResponse } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { ensurePrivateDir } from '../config/bootstrap';
@@ -37,7 +37,7 @@ const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i
  */
 export function sanitizeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  const clean = base.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+  const clean = withoutInvisible(base).trim();
   return [...clean].slice(0, 255).join('') || 'file';
 }
 

@@ -1,15 +1,13 @@
 /** The one registry of every URL the client builds: app routes and API endpoints. */
+import { hasInvisible } from '@cc/contracts';
 
 /**
  * Only a path on this site is accepted as a post-login target (no open redirect): it must stay on the origin once a
  * browser has read it, which drops tabs and line breaks and takes `\` for `/` ("/\t/evil.example" is
- * "//evil.example"), so control characters and backslashes are refused outright.
+ * "//evil.example"), so control and invisible format characters and backslashes are refused outright.
  */
 export function isSafeRedirect(target: string | null | undefined): target is string {
-  const unsafe = [...(target ?? '')].some(
-    (c) => c === '\\' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f,
-  );
-  if (!target?.startsWith('/') || unsafe) return false;
+  if (!target?.startsWith('/') || target.includes('\\') || hasInvisible(target)) return false;
   const here = 'http://here.invalid';
   try {
     return new URL(target, here).origin === here;

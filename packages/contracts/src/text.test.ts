@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { hasInvisible, withoutInvisible } from './text';
+
+describe('invisible characters', () => {
+  it('finds control and invisible format characters and nothing else', () => {
+    for (const text of ['a\u0000b', 'tab\there', 'line\nbreak', 'x\u202Egnp.exe', 'zero\u200Bwidth', '\uFEFFbom']) {
+      expect(hasInvisible(text), JSON.stringify(text)).toBe(true);
+    }
+    for (const text of ['plain', '中文 名字', 'émoji 🎉', 'a b', '']) {
+      expect(hasInvisible(text), text).toBe(false);
+    }
+  });
+
+  it('drops every one of them and keeps the rest', () => {
+    expect(withoutInvisible('in\u202Evoice\u200B.pdf\u0007')).toBe('invoice.pdf');
+    expect(withoutInvisible('报告 2026.txt')).toBe('报告 2026.txt');
+    // Stateless across calls (a global regex's lastIndex must not leak into hasInvisible).
+    expect(hasInvisible('a\u200Bb')).toBe(true);
+    expect(hasInvisible('a\u200Bb')).toBe(true);
+  });
+});

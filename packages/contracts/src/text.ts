@@ -1,0 +1,16 @@
+// No schema here: the web's route guard checks redirects with it before any page loads zod.
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+const EVERY_INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * Whether a text holds control characters (NUL, newlines, escapes) or invisible format characters (zero-width spaces,
+ * a right-to-left override, which shows "invoice<RLO>fdp.exe" as "invoiceexe.pdf").
+ */
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/** The text without its control and invisible format characters. */
+export function withoutInvisible(text: string): string {
+  return text.replace(EVERY_INVISIBLE, '');
+}
