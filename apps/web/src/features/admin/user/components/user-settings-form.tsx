@@ -21,7 +21,7 @@ import { notifySuccess } from '../../shared/notify';
 import { NumberField } from '../../shared/number-field';
 import { formatMoney } from '../../../../lib/money';
 import { useUpdateUserSetting } from '../api/update-user-setting';
-import { formToPayload, settingToForm, validateSettingForm } from '../lib/setting-form';
+import { countsSeen, formToPayload, settingToForm, validateSettingForm } from '../lib/setting-form';
 import { settingFieldLabel } from '../lib/setting-labels';
 import type { ApiSettingForm, SettingForm, WebSettingForm } from '../lib/setting-form';
 import { SourceFields } from './source-fields';
@@ -59,16 +59,8 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
       return;
     }
     try {
-      // The asks left as loaded: counts the admin did not change stay what they are by now (the user may ask).
-      const seen = (s: typeof user.setting.openai_web | typeof user.setting.openai_api) => ({
-        total_ask_count: s.total_ask_count,
-        per_model_ask_count: s.per_model_ask_count,
-      });
-      const counts_seen = {
-        openai_web: seen(user.setting.openai_web),
-        openai_api: seen(user.setting.openai_api),
-      };
-      await mutation.mutateAsync({ id: user.id, setting: { ...formToPayload(form), counts_seen } });
+      const setting = { ...formToPayload(form), counts_seen: countsSeen(user.setting) };
+      await mutation.mutateAsync({ id: user.id, setting });
       notifySuccess(ta('common.saved'));
       onDone();
     } catch (error) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminUser } from '../../shared/fixtures';
 import {
   addToCount,
+  countsSeen,
   customKeyPayload,
   formToPayload,
   settingToForm,
@@ -22,6 +23,21 @@ describe('settings form ↔ payload', () => {
     expect(payload.openai_api.custom_openai_api_settings).toEqual({ url: null, key: null });
     expect(payload).not.toHaveProperty('openai_web_chat_status');
     expect(validateSettingForm(form)).toEqual([]);
+  });
+
+  it('records the asks left as loaded, only the counts, for the server to keep those not changed', () => {
+    const user = adminUser();
+    const seen = countsSeen(user.setting);
+    expect(seen).toEqual({
+      openai_web: {
+        total_ask_count: user.setting.openai_web.total_ask_count,
+        per_model_ask_count: user.setting.openai_web.per_model_ask_count,
+      },
+      openai_api: {
+        total_ask_count: user.setting.openai_api.total_ask_count,
+        per_model_ask_count: user.setting.openai_api.per_model_ask_count,
+      },
+    });
   });
 
   it('does not share arrays with the cached setting', () => {

@@ -125,6 +125,18 @@ export function formToPayload(form: SettingForm): UserSettingUpdate {
 }
 
 /**
+ * The asks left of each source as the form loaded them (`counts_seen`): a count the admin did not change stays what
+ * it is by then on the server (the user may have asked since), one they changed is written.
+ */
+export function countsSeen(setting: UserSetting): NonNullable<UserSettingUpdate['counts_seen']> {
+  const seen = ({ total_ask_count, per_model_ask_count }: WebSourceSetting | ApiSourceSetting) => ({
+    total_ask_count,
+    per_model_ask_count,
+  });
+  return { openai_web: seen(setting.openai_web), openai_api: seen(setting.openai_api) };
+}
+
+/**
  * Checks the payload against the contract's schema. Issue paths are those of the payload, which match the
  * form's except the custom API fields (`openai_api.custom_openai_api_settings.url` → `openai_api.custom.url`).
  */
