@@ -54,6 +54,31 @@ describe('user groups', () => {
     expect(audit.items.map((e) => e.action).sort()).toEqual(['group.create', 'group.delete']);
   });
 
+  it('records a save with the members it reached, and nothing for a save that changes nothing', async () => {
+    const write = template('Reviewers');
+    const { id } = (await call('POST', '/api/system/groups', write)).result as { id: number };
+    const member = await t.createUser();
+    expect(await call('PATCH', `/api/user/${member.row.id}`, { group_id: id })).toMatchObject({ code: 200 });
+    const updates = async () =>
+      (
+        (await call('GET', `/api/system/audit?target_type=group&action=group.update&limit=50`)).result as {
+          items: { target_id: string; changes: Record<string, [unknown, unknown]> }[];
+        }
+      ).items.filter((e) => e.target_id === String(id));
+
+    expect(await call('PUT', `/api/system/groups/${id}`, write)).toMatchObject({ code: 200 });
+    expect(await updates()).toEqual([]);
+
+    write.openai_api.total_ask_count = 7;
+    expect(await call('PUT', `/api/system/groups/${id}`, write)).toMatchObject({ code: 200 });
+    const [entry, ...more] = await updates();
+    expect(more).toEqual([]);
+    expect(entry!.changes).toMatchObject({
+      'openai_api.total_ask_count': [expect.anything(), 7],
+      members: [null, 1],
+    });
+  });
+
   it('a member gets the group template; a save changes every member at once, keeping what was set on a user; leaving restores their own', async () => {
     const group = (
       await call(

@@ -30,6 +30,11 @@ export interface AuditRecord {
   outcome?: AuditOutcome;
   /** An edit: recorded only when it changed something (a save of what was there is no change). */
   onlyIfChanged?: boolean;
+  /**
+   * Fields that describe the change rather than being part of it (how many members a group's edit reached), written
+   * beside `changes`; with `onlyIfChanged` they alone do not make an entry.
+   */
+  context?: AuditChanges;
 }
 
 /**
@@ -108,7 +113,7 @@ export async function recordAudit(
     target_type: record.targetType,
     target_id: record.targetId === undefined || record.targetId === null ? null : String(record.targetId),
     target_label: record.targetLabel?.slice(0, 255) ?? null,
-    changes: JSON.stringify(scrubbed(record.changes ?? {})),
+    changes: JSON.stringify(scrubbed({ ...record.changes, ...record.context })),
     outcome: record.outcome ?? 'success',
   });
 }

@@ -103,7 +103,6 @@ export async function updateGroup(
     };
     for (const userId of members) await applyTemplate(ctx, trx, userId, template, previous);
     const after = await load(trx, id);
-    const changes = diffChanges(audited(before), audited(after.row));
     await recordAudit(
       ctx,
       actor,
@@ -112,8 +111,8 @@ export async function updateGroup(
         targetType: 'group',
         targetId: id,
         targetLabel: before.name,
-        // A change names how many members it reached.
-        changes: Object.keys(changes).length > 0 ? { ...changes, members: [null, members.length] } : {},
+        changes: diffChanges(audited(before), audited(after.row)),
+        context: { members: [null, members.length] },
         onlyIfChanged: true,
       },
       trx,
