@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../../i18n';
 import { adminUser } from '../../shared/fixtures';
 import { installDomStubs } from '../../shared/test-dom';
+import { countsSeen } from '../lib/setting-form';
 import { UserSettingsForm } from './user-settings-form';
 
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -116,15 +117,6 @@ describe('UserSettingsForm save', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
     const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
-    expect(JSON.parse(init.body as string).counts_seen).toEqual({
-      openai_web: {
-        total_ask_count: user.setting.openai_web.total_ask_count,
-        per_model_ask_count: user.setting.openai_web.per_model_ask_count,
-      },
-      openai_api: {
-        total_ask_count: user.setting.openai_api.total_ask_count,
-        per_model_ask_count: user.setting.openai_api.per_model_ask_count,
-      },
-    });
+    expect(JSON.parse(init.body as string).counts_seen).toEqual(countsSeen(user.setting));
   });
 });
