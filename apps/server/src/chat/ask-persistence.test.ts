@@ -106,6 +106,43 @@ describe('what an ask leaves behind', () => {
     expect(logs).toEqual([{ outcome: 'error', charged: 0 }]);
   });
 
+  it('an answer the upstream breaks off keeps what arrived and is refunded; one its user stops is charged', async () => {
+    const db = t.ctx.dbHandle.db;
+    const asksLeft = async (id: number) => {
+      const loaded = await getUser(t.ctx, id);
+      return joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count;
+    };
+    const logsOf = (id: number) =>
+      db.selectFrom('ask_logs').select(['outcome', 'charged']).where('user_id', '=', id).execute();
+
+    t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE });
+    const broken = await user();
+    const res = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        text_content: '#fault:disconnect=4 #long 200',
+      },
+      { cookie: broken.cookie },
+    );
+    expect(assistantText(res.frames).length).toBeGreaterThan(0);
+    expect(res.frames.pop()).toMatchObject({ type: 'error' });
+    await until(async () => (await logsOf(broken.id)).length === 1);
+    expect(await logsOf(broken.id)).toEqual([{ outcome: 'error', charged: 0 }]);
+    expect(await asksLeft(broken.id)).toBe(5);
+
+    const stopped = await user();
+    const live = stalledAsk(stopped.cookie);
+    await untilStalled(live);
+    live.close();
+    await live.closed;
+    await until(async () => (await logsOf(stopped.id)).length === 1);
+    expect(await logsOf(stopped.id)).toEqual([{ outcome: 'canceled', charged: 1 }]);
+    expect(await asksLeft(stopped.id)).toBe(4);
+  });
+
   it('while the upstream pauses mid-answer, what arrived reaches the database within about a second', async () => {
     const u = await user();
     const live = stalledAsk(u.cookie);

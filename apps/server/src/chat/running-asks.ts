@@ -126,8 +126,8 @@ export class RunningAsks {
 
 /**
  * Settles the asks of instances that died: each stale record is claimed once (conditional delete), and in the
- * same transaction its charge is refunded unless an answer had arrived, and its ask log row is written with the
- * outcome `interrupted`. What arrived of the answer is already stored (the stream is saved ≤1 s behind).
+ * same transaction its charge is refunded (an answer cut off with its instance is not the user's to pay, as with
+ * any answer cut off by a failure) and its ask log row is written with the outcome `interrupted`. What arrived of the answer is already stored (the stream is saved ≤1 s behind).
  */
 export async function settleInterrupted(
   ctx: Pick<AppContext, 'dbHandle' | 'log'>,
@@ -140,16 +140,15 @@ export async function settleInterrupted(
     const done = await ctx.dbHandle.db.transaction().execute(async (trx) => {
       const row = await runningAskRepository(trx).claimStale(askId, before);
       if (!row) return false;
-      if (row.answered !== 1)
-        await refundCharge(trx, {
-          userId: row.user_id,
-          source: row.source,
-          model: row.model,
-          reserved: Number(row.reserved),
-          reservedDay: row.reserved_day ?? row.started_at.slice(0, 10),
-          rateEventId: row.rate_event_id,
-          capEventId: row.cap_event_id,
-        });
+      await refundCharge(trx, {
+        userId: row.user_id,
+        source: row.source,
+        model: row.model,
+        reserved: Number(row.reserved),
+        reservedDay: row.reserved_day ?? row.started_at.slice(0, 10),
+        rateEventId: row.rate_event_id,
+        capEventId: row.cap_event_id,
+      });
       await askLogRepository(trx).insert(interruptedLog(row, now));
       // What arrived of the cut-off answer is kept: finished, so it is searchable.
       if (row.conversation_id) await messageRepository(trx).finishStreaming(row.conversation_id);
@@ -175,9 +174,8 @@ function interruptedLog(row: RunningAskRow, now: number) {
     queueing_time: row.queueing_time,
     ask_time: askStarted ? Math.max(0, end - askStarted) / 1000 : 0,
     outcome: 'interrupted',
-    charged: row.answered,
-    // An answer cut off with its instance keeps what was reserved for it (its real usage is unknown).
-    cost: row.answered === 1 ? Number(row.reserved) : null,
+    charged: 0,
+    cost: null,
     error: 'the instance running the ask stopped',
   };
 }

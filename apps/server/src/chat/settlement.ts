@@ -109,9 +109,17 @@ export interface SettleOptions {
   alongside?: ((trx: Executor) => Promise<void>) | null;
 }
 
-/** What the ask is charged in the end (micros): the real cost when it answered and is charged; null otherwise. */
-function costOf(ctx: AppContext, ask: EndedAsk): number | null {
-  if (!ask.reservation || !ask.hasAnswer) return null;
+/**
+ * Whether an ask keeps its charge: it answered, and ended as its user wanted — in full, or stopped by them. An
+ * answer the upstream broke off, that timed out or that a shutdown cut off is refunded, whatever had arrived of it.
+ */
+function keepsCharge(ask: EndedAsk, outcome: Outcome): boolean {
+  return ask.hasAnswer && (outcome === 'success' || outcome === 'canceled');
+}
+
+/** What the ask is charged in the end (micros): the real cost when it keeps its charge; null otherwise. */
+function costOf(ctx: AppContext, ask: EndedAsk, charged: boolean): number | null {
+  if (!ask.reservation || !charged) return null;
   return ask.usage
     ? askCost(ctx.runtime.current().billing, ask.request.model, ask.usage)
     : ask.reservation.charge.reserved;
@@ -119,8 +127,8 @@ function costOf(ctx: AppContext, ask: EndedAsk): number | null {
 
 /**
  * Settles the charge and writes the ask log, in one transaction with the removal of the ask's record in flight:
- * an ask is settled once, by this instance or (if it looked dead) by another, never half. An ask that produced an
- * answer keeps its charge; one that did not is refunded. Asks refused before the charge leave no row; asks that
+ * an ask is settled once, by this instance or (if it looked dead) by another, never half. An ask that answered in
+ * full or was stopped by its user keeps its charge; any other is refunded (see `keepsCharge`). Asks refused before the charge leave no row; asks that
  * passed every check but never left the queue do. If that transaction fails, each part is written on its own.
  */
 export async function settleAsk(
@@ -130,7 +138,9 @@ export async function settleAsk(
   options: SettleOptions = {},
 ): Promise<void> {
   const { askId, alongside } = options;
-  const real = costOf(ctx, ask);
+  const outcome = options.outcome ?? (error ? outcomeOf(error) : 'success');
+  const charged = keepsCharge(ask, outcome);
+  const real = costOf(ctx, ask, charged);
   const logged = ask.leased || ask.reservation !== null;
   const entry = (cost: number | null): AskLogEntry => ({
     request: ask.request,
@@ -139,8 +149,8 @@ export async function settleAsk(
     serverId: ask.serverId,
     queueSeconds: ask.leased ? ask.queueSeconds : (Date.now() - ask.startedAt) / 1000,
     askStartedAt: ask.leased ? ask.askStartedAt || ask.startedAt : Date.now(),
-    outcome: options.outcome ?? (error ? outcomeOf(error) : 'success'),
-    charged: ask.hasAnswer,
+    outcome,
+    charged,
     error,
     usage: ask.usage ?? null,
     cost,

@@ -63,7 +63,7 @@ async function logsOf(userId: number) {
 }
 
 describe('an instance that stops', () => {
-  it('a crashed instance: its charged asks are settled as interrupted, refunded when nothing was answered', async () => {
+  it('a crashed instance: its charged asks are settled as interrupted and refunded, answered or not', async () => {
     const answered = await user();
     const unanswered = await user();
     // Another instance ran these asks and died: its records stop being renewed.
@@ -101,15 +101,16 @@ describe('an instance that stops', () => {
         settleInterrupted(t.ctx, later),
       ]);
       expect(first + second).toBe(2);
-      expect(await logsOf(answered.id)).toEqual([{ outcome: 'interrupted', charged: 1 }]);
+      // A cut-off answer is not its user's to pay for.
+      expect(await logsOf(answered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
       expect(await logsOf(unanswered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
-      expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([9, 10]);
+      expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([10, 10]);
     } finally {
       dead.close();
     }
   });
 
-  it('SIGTERM: no new asks (1012), a running answer finishes, one past the limit is kept as cut off', async () => {
+  it('SIGTERM: no new asks (1012), a running answer finishes, one past the limit is kept as cut off and refunded', async () => {
     const finishing = await user();
     const cut = await user();
     const newcomer = await user();
@@ -134,9 +135,11 @@ describe('an instance that stops', () => {
     await settled;
     expect(t.ctx.lifecycle.running).toBe(0);
     await s2.aborted;
-    // Kept and charged, its user free to ask again (elsewhere), nothing left in flight.
-    expect(await logsOf(cut.id)).toEqual([{ outcome: 'interrupted', charged: 1 }]);
+    // Kept and refunded, its user free to ask again (elsewhere), nothing left in flight.
+    expect(await logsOf(cut.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
+    expect(await remaining(cut.id)).toBe(10);
     expect(await logsOf(finishing.id)).toEqual([{ outcome: 'success', charged: 1 }]);
+    expect(await remaining(finishing.id)).toBe(9);
     expect(await t.ctx.coordination.chatStatus.get(cut.id)).toBeNull();
     expect(t.ctx.running.size).toBe(0);
     expect(await remaining(newcomer.id)).toBe(10);
