@@ -3,7 +3,14 @@ import { hasInvisible, withoutInvisible } from './text';
 
 describe('invisible characters', () => {
   it('finds control and invisible format characters and nothing else', () => {
-    for (const text of ['a\u0000b', 'tab\there', 'line\nbreak', 'x\u202Egnp.exe', 'zero\u200Bwidth', '\uFEFFbom']) {
+    for (const text of [
+      'a\u0000b',
+      'tab\there',
+      'line\nbreak',
+      'x\u202Egnp.exe',
+      'zero\u200Bwidth',
+      '\uFEFFbom',
+    ]) {
       expect(hasInvisible(text), JSON.stringify(text)).toBe(true);
     }
     for (const text of ['plain', '中文 名字', 'émoji 🎉', 'a b', '']) {
