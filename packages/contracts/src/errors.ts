@@ -161,6 +161,7 @@ export const ERROR_DETAILS = {
   sourceMismatch: 'errors.detail.sourceMismatch',
   pluginsNeedPluginsModel: 'errors.detail.pluginsNeedPluginsModel',
   notAQuestion: 'errors.detail.notAQuestion',
+  notAnAnswer: 'errors.detail.notAnAnswer',
   notInConversation: 'errors.detail.notInConversation',
   noServerOnline: 'errors.detail.noServerOnline',
   // the upstream could not be reached (the internal code goes to the log only)

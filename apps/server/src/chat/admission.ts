@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ERROR_DETAILS, isModelOfSource } from '@cc/contracts';
 import type { AskRequest, UserSetting } from '@cc/contracts';
 import type { AppContext } from '../app-context';
@@ -23,9 +24,21 @@ export interface Admission {
   setting: UserSetting;
   /** The plugins the ask uses (the adapter's decision). */
   pluginIds: string[] | null;
-  /** Asking again (regenerate): the question answered again, and its parent. */
-  question: { id: string; parent: string | null } | null;
+  /** Asking again (regenerate): the question answered again. */
+  question: Question | null;
+  /**
+   * Where the ask goes in the conversation's tree: the new question's parent (for a regenerate, the question's), the
+   * message continued, or null for a first question of a source without a root.
+   */
+  parent: string | null;
   reservation: Reservation;
+}
+
+/** A stored question, answered again. */
+interface Question {
+  id: string;
+  parent: string | null;
+  text: string;
 }
 
 function parsePluginIds(json: string | null): string[] | null {
@@ -38,19 +51,63 @@ function parsePluginIds(json: string | null): string[] | null {
   }
 }
 
-/** The conversation a follow-up continues: the actor's own (or any, for a superuser), valid, of the same source. */
 /** The question a regenerate answers again: a user message of this conversation. */
 async function questionToAnswerAgain(
   ctx: AppContext,
   conversation: ConversationRow,
   messageId: string,
-): Promise<{ id: string; parent: string | null }> {
+): Promise<Question> {
   const row = await messageRepository(ctx.dbHandle.db).findById(messageId);
   if (row?.conversation_id !== conversation.conversation_id || row.role !== 'user')
     throw fail.invalidParams(ERROR_DETAILS.notAQuestion);
-  return { id: row.id, parent: row.parent };
+  return { id: row.id, parent: row.parent, text: row.text };
 }
 
+/**
+ * The root of a conversation whose questions hang from one: the parent no stored message is (the web backend's root
+ * is a message of its own only once the conversation was read from the upstream), or a stored root node. Null when
+ * it is not known (a conversation stored before roots were kept, not opened since).
+ */
+async function rootOf(ctx: AppContext, conversation: ConversationRow): Promise<string | null> {
+  const rows = await messageRepository(ctx.dbHandle.db).listByConversation(conversation.conversation_id);
+  const ids = new Set(rows.map((r) => r.id));
+  const above = rows.find((r) => r.parent !== null && !ids.has(r.parent));
+  if (above) return above.parent;
+  return rows.find((r) => r.parent === null && r.role !== 'user')?.id ?? null;
+}
+
+/**
+ * Where an ask goes in the conversation's tree (see `Admission.parent`). A parent must be a message of the
+ * conversation (or its root); a question without one goes under the root where the source has one.
+ */
+async function parentOf(
+  ctx: AppContext,
+  adapter: SourceAdapter,
+  conversation: ConversationRow | null,
+  request: AskRequest,
+  question: Question | null,
+): Promise<string | null> {
+  if (question) return question.parent;
+  const requested = request.parent ?? null;
+  if (!conversation) return adapter.rootedTree ? randomUUID() : null;
+  if (requested === null) {
+    if (adapter.continues?.(request)) throw fail.invalidParams(ERROR_DETAILS.notAnAnswer);
+    if (!adapter.rootedTree) return null;
+    const root = await rootOf(ctx, conversation);
+    if (root === null) throw fail.invalidParams(ERROR_DETAILS.parentNotInConversation);
+    return root;
+  }
+  const row = await messageRepository(ctx.dbHandle.db).findById(requested);
+  if (row?.conversation_id === conversation.conversation_id) {
+    if (adapter.continues?.(request) && row.role !== 'assistant')
+      throw fail.invalidParams(ERROR_DETAILS.notAnAnswer);
+    return requested;
+  }
+  if (!row && adapter.rootedTree && (await rootOf(ctx, conversation)) === requested) return requested;
+  throw fail.invalidParams(ERROR_DETAILS.parentNotInConversation);
+}
+
+/** The conversation a follow-up continues: the actor's own (or any, for a superuser), valid, of the same source. */
 async function conversationToContinue(
   ctx: AppContext,
   user: UserRow,
@@ -70,11 +127,11 @@ async function inputTokensOf(
   ctx: AppContext,
   request: AskRequest,
   conversation: ConversationRow | null,
-  question: { id: string; parent: string | null } | null,
+  question: Question | null,
+  parent: string | null,
 ): Promise<number> {
-  const texts = [request.text_content];
+  const texts = [question?.text ?? request.text_content];
   if (conversation && request.source === 'openai_api') {
-    const parent = question ? question.parent : (request.parent ?? null);
     const context = await pathContext(
       ctx,
       conversation.conversation_id,
@@ -106,6 +163,7 @@ export async function admitAsk(
     conversation && request.action === 'variant'
       ? await questionToAnswerAgain(ctx, conversation, request.parent!)
       : null;
+  const parent = await parentOf(ctx, adapter, conversation, request, question);
   // The user row came with the session: only the settings and counters are read.
   const loaded = await loadUserSettings(ctx, user);
   const setting = joinSettings(loaded.setting, loaded.counters);
@@ -137,7 +195,11 @@ export async function admitAsk(
   const known = knownLimits(setting, source, model, loaded.setting);
   const estimate =
     known.budgeted && config.billing.prices[model]
-      ? estimateAskCost(config.billing, model, await inputTokensOf(ctx, request, conversation, question))
+      ? estimateAskCost(
+          config.billing,
+          model,
+          await inputTokensOf(ctx, request, conversation, question, parent),
+        )
       : 0;
   const reservation = await reserve(ctx, user.id, source, model, {
     cap: adapter.sharedCap(config, model),
@@ -145,5 +207,5 @@ export async function admitAsk(
     alongside,
     known,
   });
-  return { conversation, setting, pluginIds, question, reservation };
+  return { conversation, setting, pluginIds, question, parent, reservation };
 }

@@ -217,14 +217,14 @@ function askInput(ctx: AppContext, run: AskRun, admission: Admission, lease: Lea
   const mapping = ctx.runtime.current()[request.source].model_code_mapping as Record<string, string>;
   const reverse = new Map(Object.entries(mapping).map(([name, code]) => [code, name]));
   const conversationId = admission.conversation?.conversation_id ?? run.adapter.newConversationId();
-  const { question } = admission;
-  const parent = question ? question.parent : (request.parent ?? null);
+  const { question, parent } = admission;
   return {
     target: ctx.upstream.target(request.source, lease.server),
     model: request.model,
     modelCode: mapping[request.model] ?? request.model,
     modelNameOf: (code) => (code ? (reverse.get(code) ?? code) : null),
-    text: request.text_content,
+    // A regenerate answers the stored question, whatever text came with it.
+    text: question?.text ?? request.text_content,
     conversationId,
     newConversation: request.new_conversation,
     parent,

@@ -419,6 +419,154 @@ describe('regenerate, edit and branches', () => {
     expect((await history(t, u.cookie, id)).current_node).toBe(older);
   });
 
+  // One user for the next tests (logins from one address are rate-limited).
+  let shared: ReturnType<typeof user> | undefined;
+  const asker = () => (shared ??= user());
+
+  it('a regenerate answers the stored question, whatever text comes with it', async () => {
+    const u = await asker();
+    const first = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: true,
+        new_title: 'R',
+        text_content: 'the question',
+      },
+      { cookie: u.cookie },
+    );
+    const id = conversationOf(first.frames);
+    const question = Object.values((await history(t, u.cookie, id)).mapping).find(
+      (m: Msg) => m.role === 'user',
+    )!;
+    const again = await ask(
+      url,
+      {
+        source: 'openai_api',
+        model: 'gpt_3_5',
+        new_conversation: false,
+        conversation_id: id,
+        parent: question.id,
+        action: 'variant',
+        text_content: 'another question',
+      },
+      { cookie: u.cookie },
+    );
+    expect(again.code).toBe(1000);
+    const sent = emulator.requests.filter((x) => x.path === '/v1/chat/completions').at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
+    expect(sent.messages).toEqual([{ role: 'user', content: 'the question' }]);
+  });
+
+  it("a follow-up's parent is a message of its conversation: another's or an unknown one is refused, uncharged", async () => {
+    const u = await asker();
+    const start = (text: string) =>
+      ask(
+        url,
+        {
+          source: 'openai_api',
+          model: 'gpt_3_5',
+          new_conversation: true,
+          new_title: text,
+          text_content: text,
+        },
+        { cookie: u.cookie },
+      );
+    const id = conversationOf((await start('mine')).frames);
+    const other = await history(t, u.cookie, conversationOf((await start('other')).frames));
+    const elsewhere = Object.values(other.mapping).find((m: Msg) => m.role === 'assistant')!.id;
+    const left = async () =>
+      (await getUser(t.ctx, u.id)).counters.find((x) => x.source === 'openai_api' && x.model === '*')
+        ?.remaining;
+    const before = await left();
+    for (const parent of [elsewhere, randomUUID()]) {
+      for (const count of [0, -1]) {
+        const r = await ask(
+          url,
+          {
+            source: 'openai_api',
+            model: 'gpt_3_5',
+            new_conversation: false,
+            conversation_id: id,
+            parent,
+            api_context_message_count: count,
+            text_content: 'follow-up',
+          },
+          { cookie: u.cookie },
+        );
+        expect(r.frames.some((f) => f.type === 'message')).toBe(false);
+        expect(r.frames.at(-1)).toMatchObject({
+          type: 'error',
+          tip: 'errors.invalidParams',
+          error_detail: 'errors.detail.parentNotInConversation',
+        });
+      }
+    }
+    expect(await left()).toBe(before);
+    expect(Object.keys((await history(t, u.cookie, id)).mapping)).toHaveLength(2);
+  });
+
+  it('openai_web: the first question is edited and answered again at once, under the root it was asked under', async () => {
+    const u = await asker();
+    const first = await ask(
+      url,
+      { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: 'first web question' },
+      { cookie: u.cookie },
+    );
+    const id = conversationOf(first.frames);
+    const root = (
+      emulator.requests.filter((x) => x.path === '/backend-api/conversation').at(-1)!.body as {
+        parent_message_id: string;
+      }
+    ).parent_message_id;
+    const question = first.frames.find(
+      (f): f is Extract<AskResponse, { type: 'message' }> =>
+        f.type === 'message' && f.message?.role === 'user',
+    )!.message!;
+    expect(question.parent).toBe(root);
+    const follow = (parent: string | null, action: 'next' | 'variant', text: string) =>
+      ask(
+        url,
+        {
+          source: 'openai_web',
+          model: 'gpt_3_5',
+          new_conversation: false,
+          conversation_id: id,
+          parent,
+          action,
+          text_content: text,
+        },
+        { cookie: u.cookie },
+      );
+    // Before the conversation is opened (read from the upstream) again.
+    const again = await follow(question.id, 'variant', 'first web question');
+    expect([again.code, again.reason], JSON.stringify(again.frames.at(-1))).toEqual([1000, 'tips.finished']);
+    const edited = await follow(null, 'next', 'first web question, edited');
+    expect([edited.code, edited.reason], JSON.stringify(edited.frames.at(-1))).toEqual([
+      1000,
+      'tips.finished',
+    ]);
+    const sent = emulator.requests.filter((x) => x.path === '/backend-api/conversation').at(-1)!.body as {
+      parent_message_id: string;
+    };
+    expect(sent.parent_message_id).toBe(root);
+    const h = await history(t, u.cookie, id);
+    const questions = Object.values(h.mapping).filter((m: Msg) => m.role === 'user');
+    expect(questions.map((m) => m.parent)).toEqual([root, root]);
+    // Asked under the root by its id, once the conversation was read again.
+    expect((await follow(root, 'next', 'third version')).code).toBe(1000);
+    // Only an answer is continued.
+    for (const parent of [question.id, null]) {
+      const r = await follow(parent, 'next', ':continue');
+      expect(r.frames.at(-1)).toMatchObject({
+        tip: 'errors.invalidParams',
+        error_detail: 'errors.detail.notAnAnswer',
+      });
+    }
+  });
+
   it('a regenerate names a question of the conversation', async () => {
     const u = await user();
     const first = await ask(

@@ -134,6 +134,13 @@ export interface SourceAdapter {
   sharedCap(config: Config, model: string): SharedCap | null;
   /** The id of a new conversation before the upstream answers; null when the upstream gives it. */
   newConversationId(): string | null;
+  /**
+   * Whether a conversation's first questions hang from a root node (the web backend's: a new conversation is asked
+   * under a new root id, and a question is never without a parent). Without it a first question has no parent.
+   */
+  readonly rootedTree?: boolean;
+  /** Whether the ask continues the answer `parent` (which must then be an answer) instead of asking a question. */
+  continues?(request: AskRequest): boolean;
   /** The user message as stored and shown; null when the ask sends none (e.g. continuing a cut answer). */
   userMessage(input: AskInput, createTime: string): ChatMessage | null;
   /**

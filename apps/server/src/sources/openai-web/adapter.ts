@@ -46,6 +46,7 @@ function askBody(input: AskInput) {
     history_and_training_disabled: false,
     messages: continuing ? null : [{ id: input.userMessageId, author: { role: 'user' }, content, metadata }],
     model: input.modelCode,
+    // Admission gives every web question a parent (a new conversation's is its new root).
     parent_message_id: input.parent ?? randomUUID(),
     plugin_ids: input.pluginIds && input.pluginIds.length > 0 ? input.pluginIds : null,
     suggestions: [],
@@ -97,6 +98,11 @@ export const openaiWebAdapter: SourceAdapter = {
   },
 
   newConversationId: () => null,
+
+  rootedTree: true,
+
+  continues: (request) =>
+    isContinue({ text: request.text_content, newConversation: request.new_conversation }),
 
   userMessage(input, createTime): WebChatMessage | null {
     if (isContinue(input) || input.askAgain) return null;
