@@ -78,6 +78,20 @@ class NulSafeClient extends pg.Client {
   }
 }
 
+/**
+ * Clients that always have an error listener: a connection that ends while a query runs on it (the server restarted,
+ * the backend terminated) emits `error` on its client as well as failing the query, and an `error` event nobody
+ * listens to ends the process.
+ */
+function listenedClient(onError: (error: Error) => void): typeof NulSafeClient {
+  return class extends NulSafeClient {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.on('error', onError);
+    }
+  };
+}
+
 /** Opens the database: SQLite (WAL, busy timeout) by default, PostgreSQL for `postgres://` URLs. */
 export function openDb(options: OpenDbOptions): DbHandle {
   const log = options.onQuery
@@ -87,13 +101,16 @@ export function openDb(options: OpenDbOptions): DbHandle {
     : undefined;
   if (isPostgresUrl(options.databaseUrl)) {
     // (A server that takes the connection but never answers fails a new connection after 10 s instead of holding it.)
+    const onError = (error: Error) => options.onConnectionError?.(error);
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
       connectionTimeoutMillis: 10_000,
-      Client: NulSafeClient,
+      Client: listenedClient(onError),
     });
-    pool.on('error', (error) => options.onConnectionError?.(error));
+    // An idle connection's error reaches the pool; one in use (the pool stops listening while it is checked out)
+    // reaches its client's listener: either way the query in flight fails and the process carries on.
+    pool.on('error', onError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const target = new URL(options.databaseUrl);
     return {
