@@ -129,6 +129,26 @@ describe('POST /api/auth/login', () => {
     expect(neighbour.statusCode).toBe(200);
   });
 
+  it('a login the database fails is no failed attempt: after it recovers the user logs in, not locked out', async () => {
+    const u = await t.createUser();
+    const attempt = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        ...form({ username: u.row.username, password: u.password }),
+        remoteAddress: '10.0.0.9',
+      });
+    const down = vi.spyOn(t.ctx.dbHandle.db, 'selectFrom').mockImplementation(() => {
+      throw new Error('the database does not answer');
+    });
+    try {
+      for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(500);
+    } finally {
+      down.mockRestore();
+    }
+    expect((await attempt()).statusCode).toBe(200);
+  });
+
   it('limits login calls per address to 30 a minute; with Redis every instance counts together', async () => {
     const shared = process.env.CC_TEST_REDIS_URL;
     const prefix = testRedisPrefix();

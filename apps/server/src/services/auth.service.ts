@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../app-context';
 import type { SessionRow, UserRow } from '../db/schema';
-import { fail } from '../errors/app-error';
+import { fail, isAppError } from '../errors/app-error';
 import { nowIso } from '../repositories/executor';
 import { sessionRepository } from '../repositories/session.repository';
 import { userRepository } from '../repositories/user.repository';
@@ -69,16 +69,20 @@ async function reserveAttempt(ctx: AppContext, keys: { account: string; address:
 
 /**
  * Checks credentials and opens a server-side session. Failures are throttled with 429 per account and per
- * address (see `reserveAttempt`); a success gives its reservation back, failures keep theirs for the window.
+ * address (see `reserveAttempt`); a success gives its reservation back, and so does a failure of the server (the
+ * database did not answer); the visitor's failures keep theirs for the window.
  * Every attempt is in the audit log: a success under the user, a failure (wrong password, unknown or inactive
  * user, throttled) under the username tried.
  */
 export async function login(ctx: AppContext, input: LoginInput): Promise<LoginResult> {
   const db = ctx.dbHandle.db;
+  const keys = throttleKeys(input);
   let found: UserRow | undefined;
   let user: UserRow;
+  let reserved = false;
   try {
-    await reserveAttempt(ctx, throttleKeys(input));
+    await reserveAttempt(ctx, keys);
+    reserved = true;
     found = await userRepository(db).findByUsername(input.username);
     const valid = await verifyPassword(found?.hashed_password ?? null, input.password);
     if (found?.hashed_password === PASSWORD_RESET_REQUIRED && found.is_active === 1)
@@ -87,6 +91,14 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     user = found;
     if (needsRehash(found.hashed_password)) user = await upgradeHash(ctx, found, input.password);
   } catch (e) {
+    if (!isAppError(e) || e.status >= 500) {
+      // Not the visitor's failure (the database did not answer): it counts toward no lockout.
+      if (reserved)
+        await releaseAttempt(ctx, keys).catch((err: unknown) =>
+          ctx.log.warn({ err }, 'login throttle reservation not given back'),
+        );
+      throw e;
+    }
     await recordAudit(
       ctx,
       { id: null, name: input.username, address: input.ip },
@@ -100,7 +112,8 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     ).catch((err: unknown) => ctx.log.error({ err }, 'audit entry of a failed login not written'));
     throw e;
   }
-  const result = await openSession(ctx, input, user);
+  await releaseAttempt(ctx, keys);
+  const result = await startSession(ctx, user, input);
   await recordAudit(
     ctx,
     { id: user.id, name: user.username, address: input.ip },
@@ -120,13 +133,11 @@ async function upgradeHash(ctx: AppContext, user: UserRow, plain: string): Promi
   return (await userRepository(ctx.dbHandle.db).update(user.id, { hashed_password })) ?? user;
 }
 
-/** A checked login: gives the throttle reservations back and opens the session. */
-async function openSession(ctx: AppContext, input: LoginInput, user: UserRow): Promise<LoginResult> {
-  const keys = throttleKeys(input);
+/** Gives an attempt's throttle reservations back (a login that succeeded, or failed through no fault of its own). */
+async function releaseAttempt(ctx: AppContext, keys: { account: string; address: string }): Promise<void> {
   const counter = ctx.coordination.counter;
   await counter.decrement(keys.account);
   await counter.decrement(keys.address);
-  return startSession(ctx, user, input);
 }
 
 /** Opens a server-side session for a user whose identity is established (password checked, or single sign-on). */
