@@ -185,6 +185,11 @@ export const ERROR_DETAILS = {
   multipartTruncated: 'errors.detail.multipartTruncated',
   /** `{seconds}` */
   retryAfter: 'errors.detail.retryAfter',
+  // conversation import
+  /** A message's parents lead back to itself: the file is not a tree. */
+  importCycle: 'errors.detail.importCycle',
+  /** No user, assistant or system message with text, images or files. */
+  importEmpty: 'errors.detail.importEmpty',
 } as const;
 
 /** Every message key the client must translate (errors, upstream errors, field messages, tips). */

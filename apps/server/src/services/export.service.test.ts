@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileName } from './export.service';
+import type { ConversationHistory } from '@cc/contracts';
+import { exportFileName, historyMarkdown } from './export.service';
 
 describe('exportFileName', () => {
   it('turns line breaks and tabs into spaces and drops other control and invisible characters', () => {
@@ -15,5 +16,81 @@ describe('exportFileName', () => {
 
   it('keeps at most 80 characters', () => {
     expect(exportFileName('x'.repeat(200), 'md')).toBe(`${'x'.repeat(80)}.md`);
+  });
+});
+
+describe('historyMarkdown', () => {
+  const history = (mapping: ConversationHistory['mapping'], current_node: string): ConversationHistory => ({
+    _id: 'c1',
+    source: 'openai_web',
+    title: 'Pictures',
+    create_time: null,
+    update_time: null,
+    current_node,
+    current_model: 'gpt_4',
+    mapping,
+  });
+  const image = (id: string) => ({
+    content_type: 'image_asset_pointer' as const,
+    asset_pointer: `file-service://${id}`,
+    size_bytes: 10,
+    width: 1,
+    height: 1,
+  });
+
+  it('keeps a question with only images and files, noting each by name', () => {
+    const md = historyMarkdown(
+      history(
+        {
+          q: {
+            id: 'q',
+            source: 'openai_web',
+            role: 'user',
+            parent: null,
+            children: ['a'],
+            content: { content_type: 'multimodal_text', parts: [image('file-1'), image('file-2'), ''] },
+            metadata: {
+              attachments: [
+                { id: 'file-1', name: 'cat\n.png', size: 10 },
+                { id: 'file-3', name: 'notes.pdf', size: 5 },
+              ],
+            },
+          },
+          a: {
+            id: 'a',
+            source: 'openai_web',
+            role: 'assistant',
+            model: 'gpt-4',
+            parent: 'q',
+            children: [],
+            content: { content_type: 'text', parts: ['Two cats.'] },
+          },
+        },
+        'a',
+      ),
+    );
+    expect(md).toBe(
+      '# Pictures\n\n## User\n\n[image: cat .png]\n[image]\n[file: notes.pdf]\n\n' +
+        '## Assistant (gpt-4)\n\nTwo cats.\n',
+    );
+  });
+
+  it('puts the notes of a question with text above its text, as the images are shown', () => {
+    const md = historyMarkdown(
+      history(
+        {
+          q: {
+            id: 'q',
+            source: 'openai_web',
+            role: 'user',
+            parent: null,
+            children: [],
+            content: { content_type: 'multimodal_text', parts: [image('file-1'), 'What is this?'] },
+          },
+        },
+        'q',
+      ),
+    );
+    expect(md).toBe('# Pictures\n\n## User\n\n[image]\n\nWhat is this?\n');
   });
 });

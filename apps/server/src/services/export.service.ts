@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
-import { messageText, withoutInvisible } from '@cc/contracts';
+import { ERROR_DETAILS, messageText, withoutInvisible } from '@cc/contracts';
 import type {
   ApiChatMessage,
   ChatMessage,
@@ -13,6 +13,7 @@ import type {
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
 import { checkConversationSlot } from '../chat/quota-ledger';
+import { fail } from '../errors/app-error';
 import { messageToRow, presentConversation, presentHistory } from '../presenters/conversation.presenter';
 import { joinSettings } from '../presenters/user.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
@@ -50,6 +51,34 @@ function fenced(text: string, language = ''): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
+/** A file name on one line, without control or invisible characters. */
+function plainName(name: string): string {
+  return withoutInvisible(name.replace(/\s+/g, ' ')).trim();
+}
+
+/**
+ * One note per image and file a (web) message carries, as the exports show them: `[image: name]` (`[image]` when
+ * no attachment names it), then `[file: name]` for each attachment not shown as an image.
+ */
+export function fileNotes(message: ChatMessage): string[] {
+  if (message.source !== 'openai_web') return [];
+  const attachments = message.metadata?.attachments ?? [];
+  const names = new Map(attachments.map((a) => [a.id, plainName(a.name)]));
+  const shown = new Set<string>();
+  const notes: string[] = [];
+  if (message.content?.content_type === 'multimodal_text') {
+    for (const part of message.content.parts) {
+      if (typeof part === 'string') continue;
+      const id = /^file-service:\/\/(.+)$/.exec(part.asset_pointer)?.[1];
+      if (id) shown.add(id);
+      const name = id ? names.get(id) : undefined;
+      notes.push(name ? `[image: ${name}]` : '[image]');
+    }
+  }
+  for (const a of attachments) if (!shown.has(a.id)) notes.push(`[file: ${plainName(a.name) || a.id}]`);
+  return notes;
+}
+
 function markdownBody(message: ChatMessage): string {
   const text = messageText(message);
   if (message.source === 'openai_web') {
@@ -58,7 +87,8 @@ function markdownBody(message: ChatMessage): string {
       return fenced(text, message.content?.content_type === 'code' ? (message.content.language ?? '') : '');
     if (type === 'execution_output' || type === 'stderr') return fenced(text);
   }
-  return text;
+  // Images and files first, as the conversation shows them above the text.
+  return [fileNotes(message).join('\n'), text.trim()].filter(Boolean).join('\n\n');
 }
 
 /** The path shown, as Markdown: the title, then each message under its role (and model) as a heading. */
@@ -142,30 +172,74 @@ const API_ROLES = new Set(['user', 'assistant', 'system']);
 const API_MODELS = new Set(['gpt_3_5', 'gpt_4']);
 
 /**
- * The imported messages as API messages under fresh ids: only user, assistant and system messages with text are
- * kept (tool steps and empty nodes are skipped, their children moved up to the nearest kept message).
+ * The text an imported message keeps: its own text, or for a message with only images or files, a note of each
+ * (so an image-only question keeps its turn). Empty when there is nothing to keep.
+ */
+function importedText(m: ChatMessage): string {
+  const text = messageText(m);
+  return text.trim() ? text : fileNotes(m).join('\n');
+}
+
+/** True when following parents from some message comes back to it (the file is not a tree). */
+function hasParentCycle(parents: Map<string, string | null>): boolean {
+  const done = new Set<string>();
+  for (const start of parents.keys()) {
+    const walked = new Set<string>();
+    for (
+      let id: string | null | undefined = start;
+      id && parents.has(id) && !done.has(id);
+      id = parents.get(id)
+    ) {
+      if (walked.has(id)) return true;
+      walked.add(id);
+    }
+    for (const id of walked) done.add(id);
+  }
+  return false;
+}
+
+/**
+ * The imported messages as API messages under fresh ids: only user, assistant and system messages with text (or
+ * images and files, noted as text) are kept; tool steps and empty nodes are skipped, their children moved up to the
+ * nearest kept message. A parent that is not in the file makes a root. Refuses (422) a file whose parents loop and
+ * one with nothing to keep.
  */
 function importedMessages(doc: ConversationImport): {
   messages: ApiChatMessage[];
   currentNode: string | null;
 } {
-  const newId = new Map<string, string>();
-  const kept = (id: string) => {
-    const m = doc.mapping[id];
-    return !!m && API_ROLES.has(m.role) && messageText(m).length > 0;
-  };
-  for (const id of Object.keys(doc.mapping)) if (kept(id)) newId.set(id, randomUUID());
-  const keptAncestor = (id: string | null | undefined): string | null => {
-    const seen = new Set<string>();
-    while (id && !seen.has(id)) {
-      seen.add(id);
-      if (newId.has(id)) return newId.get(id)!;
-      id = doc.mapping[id]?.parent;
+  // Own entries only: ids are the file's keys, whatever they are named.
+  const entries = Object.entries(doc.mapping);
+  const parents = new Map(entries.map(([id, m]) => [id, m.parent ?? null]));
+  if (hasParentCycle(parents)) throw fail.invalidParams(ERROR_DETAILS.importCycle);
+  const texts = new Map<string, string>();
+  for (const [id, m] of entries) {
+    const text = API_ROLES.has(m.role) ? importedText(m) : '';
+    if (text) texts.set(id, text);
+  }
+  if (texts.size === 0) throw fail.invalidParams(ERROR_DETAILS.importEmpty);
+  const newId = new Map([...texts.keys()].map((id) => [id, randomUUID()]));
+  // The file is a forest (checked above), so each walk ends; results are remembered for long runs of skipped steps.
+  const ancestorOf = new Map<string, string | null>();
+  const keptAncestor = (start: string | null | undefined): string | null => {
+    const walked: string[] = [];
+    let found: string | null = null;
+    for (let id = start; id && parents.has(id); id = parents.get(id)) {
+      if (newId.has(id)) {
+        found = newId.get(id)!;
+        break;
+      }
+      if (ancestorOf.has(id)) {
+        found = ancestorOf.get(id)!;
+        break;
+      }
+      walked.push(id);
     }
-    return null;
+    for (const id of walked) ancestorOf.set(id, found);
+    return found;
   };
   const messages: ApiChatMessage[] = [];
-  for (const [id, m] of Object.entries(doc.mapping)) {
+  for (const [id, m] of entries) {
     const mapped = newId.get(id);
     if (!mapped) continue;
     messages.push({
@@ -176,7 +250,7 @@ function importedMessages(doc: ConversationImport): {
       create_time: isoTime(m.create_time),
       parent: keptAncestor(m.parent),
       children: [],
-      content: { content_type: 'text', text: messageText(m) },
+      content: { content_type: 'text', text: texts.get(id)! },
       metadata: null,
     });
   }
