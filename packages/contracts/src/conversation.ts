@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChatSource } from './model-schemas';
+import { RowIdParam } from './ids';
 
 /** A conversation as listed (own list and admin list). */
 export const ConversationRead = z.object({
@@ -63,7 +64,7 @@ export const ListAllQuery = z.object({
   /** Only valid (`true`) or only invalid (`false`) conversations. */
   is_valid: QueryBool.optional(),
   source: ChatSource.optional(),
-  user_id: z.coerce.number().int().optional(),
+  user_id: RowIdParam.optional(),
   /** The owner's username. */
   username: z.string().min(1).max(32).optional(),
   /** Only conversations no user owns (e.g. found by a sync). */

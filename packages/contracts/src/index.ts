@@ -8,6 +8,7 @@ export * from './conversation';
 export * from './envelope';
 export * from './errors';
 export * from './file';
+export * from './ids';
 export * from './invite';
 export * from './limits';
 export * from './machine';

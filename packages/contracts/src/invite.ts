@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Nickname, Password, Username } from './user';
+import { RowId, RowIdParam } from './ids';
 
 /** `GET /api/auth/options` (public): what the login page offers besides the password form. */
 export const AuthOptions = z.object({
@@ -53,11 +54,11 @@ export const InviteCreate = z.object({
   /** 1 = single use; null = unlimited. */
   max_uses: z.number().int().min(1).max(10_000).nullable(),
   /** A group new accounts join; null = none. */
-  group_id: z.number().int().positive().nullable().default(null),
+  group_id: RowId.nullable().default(null),
 });
 export type InviteCreate = z.infer<typeof InviteCreate>;
 
-export const InviteIdParams = z.object({ invite_id: z.coerce.number().int().min(1) });
+export const InviteIdParams = z.object({ invite_id: RowIdParam });
 export const InviteTokenParams = z.object({ token: z.string().min(1).max(128) });
 
 /** `GET /api/invite/{token}` (public): whether the link works, and what the page may offer. */

@@ -11,3 +11,6 @@ export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
 export const USERNAME_MAX_CHARS = 32;
 /** Most characters of a nickname (after trimming). */
 export const NICKNAME_MAX_CHARS = 64;
+
+/** The largest whole number a record keeps (PostgreSQL's `integer`): ids, counts and limits above it are refused. */
+export const MAX_STORED_INT = 2_147_483_647;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { ChatSource } from './model-schemas';
+import { RowId, RowIdParam } from './ids';
 
 export const MACHINE_STATUSES = ['online', 'offline', 'disabled'] as const;
 export const MachineStatus = z.enum(MACHINE_STATUSES, { message: V.machineFieldsRequired });
@@ -52,7 +53,7 @@ export const MachineCreate = MachineFields.extend({
 export type MachineCreate = z.infer<typeof MachineCreate>;
 
 /** The fields to change (an absent one keeps its value: no defaults here). */
-export const MachineUpdate = MachineFields.partial().extend({ id: z.number().int().positive() });
+export const MachineUpdate = MachineFields.partial().extend({ id: RowId });
 export type MachineUpdate = z.infer<typeof MachineUpdate>;
 
 export const MachineRead = z.object({
@@ -80,8 +81,8 @@ export const MachineInfo = MachineRead.extend({
 export type MachineInfo = z.infer<typeof MachineInfo>;
 
 export const MachineQuery = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: RowIdParam.optional(),
   source: ChatSource.optional(),
   status: z.enum(MACHINE_STATUSES).optional(),
 });
-export const MachineIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const MachineIdParams = z.object({ id: RowIdParam });

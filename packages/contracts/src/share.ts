@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatMessage, ConversationHistory } from './message';
 import { ChatSource } from './model-schemas';
+import { RowIdParam } from './ids';
 
 /** A share link of one's own (the token is shown only once, when the link is created). */
 export const ShareRead = z.object({
@@ -18,7 +19,7 @@ export type ShareRead = z.infer<typeof ShareRead>;
 export const ShareCreated = ShareRead.extend({ token: z.string() });
 export type ShareCreated = z.infer<typeof ShareCreated>;
 
-export const ShareIdParams = z.object({ share_id: z.coerce.number().int().min(1) });
+export const ShareIdParams = z.object({ share_id: RowIdParam });
 /** Tokens are 32 base64url characters (24 random bytes); anything else cannot be one. */
 export const ShareTokenParams = z.object({ token: z.string().min(1).max(128) });
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BudgetStatus } from './budget';
 import { ChatSource } from './model-schemas';
+import { RowIdParam } from './ids';
 
 const IsoDateTime = z.iso.datetime({ offset: true });
 
@@ -15,7 +16,7 @@ export const UsageQuery = z.object({
   /** End of the range (exclusive); default: now. */
   end: IsoDateTime.optional(),
   group: UsageGroup.default('user'),
-  user_id: z.coerce.number().int().positive().optional(),
+  user_id: RowIdParam.optional(),
 });
 export type UsageQuery = z.infer<typeof UsageQuery>;
 

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { VALIDATION_MESSAGES as V } from './errors';
 import { Budget, BudgetStatus } from './budget';
 import { QueryBool, SortOrder } from './conversation';
-import { NICKNAME_MAX_CHARS, USERNAME_MAX_CHARS } from './limits';
+import { MAX_STORED_INT, NICKNAME_MAX_CHARS, USERNAME_MAX_CHARS } from './limits';
 import { ApiModel, WebModel } from './model-schemas';
 import { hasInvisible } from './text';
+import { RowId, RowIdParam } from './ids';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
 export const PASSWORD_PATTERN = /^[\x21-\x7e]{7,128}$/;
@@ -46,8 +47,8 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 
 /** A sliding window: at most `max_requests` asks in any `window_seconds`. */
 export const TimeWindowRateLimit = z.object({
-  window_seconds: z.number().int().min(1),
-  max_requests: z.number().int().min(0),
+  window_seconds: z.number().int().min(1).max(MAX_STORED_INT),
+  max_requests: z.number().int().min(0).max(MAX_STORED_INT),
 });
 export type TimeWindowRateLimit = z.infer<typeof TimeWindowRateLimit>;
 
@@ -59,7 +60,7 @@ export const DailyTimeSlot = z.object({
 export type DailyTimeSlot = z.infer<typeof DailyTimeSlot>;
 
 /** -1 means unlimited. */
-const Count = z.number().int().min(-1);
+const Count = z.number().int().min(-1).max(MAX_STORED_INT);
 
 const baseSourceSetting = {
   allow_to_use: z.boolean(),
@@ -195,18 +196,18 @@ export const UserUpdateAdmin = UserUpdateSelf.extend({
   username: Username.optional(),
   remark: Remark.optional(),
   /** Joining a group applies its template to the user's settings; null leaves it (own settings come back). */
-  group_id: z.number().int().positive().nullable().optional(),
+  group_id: RowId.nullable().optional(),
 });
 export type UserUpdateAdmin = z.infer<typeof UserUpdateAdmin>;
 
-export const UserIdParams = z.object({ user_id: z.coerce.number().int().positive() });
+export const UserIdParams = z.object({ user_id: RowIdParam });
 
 /** Filters of the admin user list (`GET /api/user`, `GET /api/user/refs`). */
 export const UserFilterQuery = z.object({
   /** Case-insensitive part of the username, nickname, email or remark, or the exact id. */
   q: z.string().trim().min(1).max(64).optional(),
   /** A group id, or `none` for users in no group. */
-  group: z.union([z.literal('none'), z.coerce.number().int().positive()]).optional(),
+  group: z.union([z.literal('none'), RowIdParam]).optional(),
   active: QueryBool.optional(),
   superuser: QueryBool.optional(),
 });
@@ -274,4 +275,4 @@ export const UserGroupRead = UserGroupWrite.extend({
 });
 export type UserGroupRead = z.infer<typeof UserGroupRead>;
 
-export const GroupIdParams = z.object({ group_id: z.coerce.number().int().positive() });
+export const GroupIdParams = z.object({ group_id: RowIdParam });

@@ -271,6 +271,38 @@ describe('users', () => {
     expect(second).toBe(first);
   });
 
+  it('an id, count or limit beyond what the database keeps (2^31 and up) is a 422, on SQLite and PostgreSQL alike', async () => {
+    const big = 2 ** 31;
+    const u = await t.createUser();
+    const requests: { method: 'GET' | 'PATCH' | 'DELETE' | 'POST'; url: string; payload?: object }[] = [
+      { method: 'GET', url: `/api/user/${big}` },
+      { method: 'PATCH', url: `/api/user/${big}`, payload: { remark: 'x' } },
+      { method: 'DELETE', url: `/api/user/${big}` },
+      { method: 'POST', url: `/api/user/${big}/reset-chat-status` },
+      { method: 'DELETE', url: `/api/system/groups/${big}` },
+      { method: 'DELETE', url: `/api/system/invites/${big}` },
+      { method: 'PATCH', url: `/api/user/${u.row.id}`, payload: { group_id: big } },
+      { method: 'GET', url: `/api/conv/all?user_id=${big}` },
+    ];
+    for (const r of requests) {
+      const res = await t.app.inject({ ...r, headers: { cookie: admin } });
+      expect([res.statusCode, res.json<{ code: number }>().code], `${r.method} ${r.url}`).toEqual([422, 422]);
+    }
+    const setting = (await t.app.inject({ url: `/api/user/${u.row.id}`, headers: { cookie: admin } })).json<{
+      result: { setting: Record<string, unknown> };
+    }>().result.setting;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${u.row.id}/setting`,
+      headers: { cookie: admin },
+      payload: { ...setting, openai_api: { ...(setting.openai_api as object), total_ask_count: big } },
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(
+      (await t.app.inject({ url: `/api/user/${2 ** 31 - 1}`, headers: { cookie: admin } })).statusCode,
+    ).toBe(404);
+  });
+
   it('admin list, get, update (username, remark), delete', async () => {
     const u = await t.createUser();
     const list = await t.app.inject({ url: '/api/user', headers: { cookie: admin } });
