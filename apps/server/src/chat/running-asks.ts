@@ -14,6 +14,8 @@ export const INTERRUPTED_AFTER_MS = 10_000;
 export const SWEEP_EVERY_MS = 5_000;
 /** Asks settled per sweep at most (the next sweep takes the rest). */
 const SWEEP_BATCH = 100;
+/** Asks renewed per statement. */
+const BEAT_BATCH = 500;
 
 /**
  * The charged asks this instance runs, recorded in the database with a heartbeat: if the instance dies (kill -9),
@@ -95,15 +97,16 @@ export class RunningAsks {
 
   /**
    * The ask ended here but its settlement could not be written in one transaction: its record goes on its own.
-   * False when another instance already settled it.
+   * False when another instance already settled it, or when the record could not be removed: it is no longer
+   * renewed, so the sweep settles it (refunded, as interrupted) once — the caller must not settle it too.
    */
   async finish(askId: string): Promise<boolean> {
     if (!this.asks.delete(askId)) return true;
     try {
       return await this.repo().remove(askId);
     } catch (err) {
-      this.ctx.log.warn({ err }, 'removing the record of an ask failed');
-      return true;
+      this.ctx.log.warn({ err }, 'removing the record of an ask failed; the sweep settles it');
+      return false;
     }
   }
 
@@ -112,11 +115,17 @@ export class RunningAsks {
     return this.asks.size;
   }
 
+  /** Renews the asks that run here, and only those: a record left behind by a failed settlement ages out. */
   private async beat(): Promise<void> {
     if (this.asks.size === 0) return;
-    await this.repo()
-      .touchInstance(this.instanceId, new Date().toISOString())
-      .catch((err: unknown) => this.ctx.log.warn({ err }, 'renewing the asks in flight failed'));
+    const at = new Date().toISOString();
+    const ids = [...this.asks];
+    try {
+      for (let i = 0; i < ids.length; i += BEAT_BATCH)
+        await this.repo().touch(this.instanceId, ids.slice(i, i + BEAT_BATCH), at);
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'renewing the asks in flight failed');
+    }
   }
 
   close(): void {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { connect, replay, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
+import { LEASE_RENEW_MS } from '../coordination/leases';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 import { reserve } from './quota-ledger';
@@ -107,6 +108,60 @@ describe('an instance that stops', () => {
       expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([10, 10]);
     } finally {
       dead.close();
+    }
+  });
+
+  it('an ask whose record could not be removed is no longer renewed: the sweep settles it once, while others run on', async () => {
+    const ended = await user();
+    const running = await user();
+    // Its heartbeat runs when the test says (only intervals are faked).
+    vi.useFakeTimers({ toFake: ['setInterval'] });
+    const live = new RunningAsks(t.ctx, 'busy-instance');
+    const db = t.ctx.dbHandle.db;
+    try {
+      for (const [userId, askId] of [
+        [ended.id, 'ask-ended'],
+        [running.id, 'ask-running'],
+      ] as const) {
+        await reserve(t.ctx, userId, 'openai_api', 'gpt_3_5', {
+          alongside: (trx, c) => live.record(trx, askId, c),
+        });
+        live.track(askId);
+      }
+      // Its settlement could not be written (the database did not answer): not settled here.
+      const execute = db.executeQuery.bind(db);
+      const down = vi
+        .spyOn(db, 'executeQuery')
+        .mockImplementation((query, ...rest) =>
+          /^delete from "running_asks"/.test('sql' in query ? query.sql : query.compile().sql)
+            ? Promise.reject(new Error('the database does not answer'))
+            : execute(query, ...rest),
+        );
+      try {
+        expect(await live.finish('ask-ended')).toBe(false);
+      } finally {
+        down.mockRestore();
+      }
+      const old = '2020-01-01T00:00:00.000Z';
+      await db.updateTable('running_asks').set({ heartbeat_at: old }).execute();
+      const heartbeats = async () =>
+        Object.fromEntries(
+          (await db.selectFrom('running_asks').select(['ask_id', 'heartbeat_at']).execute()).map((r) => [
+            r.ask_id,
+            r.heartbeat_at,
+          ]),
+        );
+      await vi.advanceTimersByTimeAsync(LEASE_RENEW_MS);
+      await until(async () => (await heartbeats())['ask-running'] !== old);
+      expect((await heartbeats())['ask-ended']).toBe(old);
+      // The sweep settles the one left behind (refunded), and only it.
+      expect(await settleInterrupted(t.ctx, Date.now())).toBe(1);
+      expect(Object.keys(await heartbeats())).toEqual(['ask-running']);
+      expect([await remaining(ended.id), await remaining(running.id)]).toEqual([10, 9]);
+    } finally {
+      live.close();
+      vi.useRealTimers();
+      await db.deleteFrom('running_asks').execute();
     }
   });
 

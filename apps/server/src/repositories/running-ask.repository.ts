@@ -24,12 +24,13 @@ export function runningAskRepository(db: Executor) {
     async update(askId: string, patch: Updateable<RunningAsksTable>): Promise<void> {
       await updateRow.run(db, { askId }, patch);
     },
-    /** The heartbeat of every ask an instance runs. */
-    async touchInstance(instanceId: string, at: string): Promise<void> {
+    /** The heartbeat of the asks an instance runs (those given: a record whose settlement failed is not). */
+    async touch(instanceId: string, askIds: string[], at: string): Promise<void> {
       await db
         .updateTable('running_asks')
         .set({ heartbeat_at: at })
         .where('instance_id', '=', instanceId)
+        .where('ask_id', 'in', askIds)
         .execute();
     },
     /** Removes the row; true when it was still there (nobody else settled the ask). */
