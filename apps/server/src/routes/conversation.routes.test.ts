@@ -24,11 +24,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function newConversation(source: 'openai_web' | 'openai_api', title?: string): Promise<string> {
+async function newConversation(
+  source: 'openai_web' | 'openai_api',
+  title?: string,
+  cookie = owner.cookie,
+): Promise<string> {
   const r = await ask(
     url,
     { source, model: 'gpt_3_5', new_conversation: true, text_content: 'hi there', new_title: title ?? '' },
-    { cookie: owner.cookie },
+    { cookie },
   );
   expect(r.code).toBe(1000);
   const f = r.frames.find((x): x is Extract<AskResponse, { type: 'message' }> => x.type === 'message');
@@ -78,6 +82,40 @@ describe('conversations API', () => {
       conversation_id: string;
     }[];
     expect(validOnly.map((c) => c.conversation_id)).not.toContain(id);
+  });
+
+  it('a deleted conversation is gone for its owner; a superuser still reads it, from the local copy, and it stays deleted', async () => {
+    const u = await t.createUser();
+    const cookie = await t.login(u.row.username, u.password);
+    const api = await newConversation('openai_api', 'Api gone', cookie);
+    const web = await newConversation('openai_web', 'Web gone', cookie);
+    for (const id of [api, web])
+      expect((await call('DELETE', `/api/conv/${id}`, cookie)).statusCode).toBe(200);
+    const gone = { code: 409, message: 'errors.conversationAlreadyDeleted' };
+    for (const id of [api, web]) {
+      expect((await call('GET', `/api/conv/${id}`, cookie)).json(), id).toMatchObject(gone);
+      expect((await call('PATCH', `/api/conv/${id}?title=back`, cookie)).json()).toMatchObject(gone);
+      expect((await call('GET', `/api/conv/${id}/export?format=json`, cookie)).json()).toMatchObject(gone);
+      const node = await t.app.inject({
+        method: 'PUT',
+        url: `/api/conv/${id}/current-node`,
+        headers: { cookie: cookie },
+        payload: { current_node: 'x' },
+      });
+      expect(node.json()).toMatchObject(gone);
+    }
+    for (const id of [api, web]) {
+      const read = await call('GET', `/api/conv/${id}`, admin);
+      expect(read.statusCode, read.body).toBe(200);
+      expect(Object.keys(read.json().result.mapping).length).toBeGreaterThan(0);
+      const row = await t.ctx.dbHandle.db
+        .selectFrom('conversations')
+        .select(['is_valid', 'title'])
+        .where('conversation_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.is_valid).toBe(0);
+      expect(row.title).not.toBe('back');
+    }
   });
 
   it('vanish removes the row and its messages; assign moves a conversation to another user', async () => {

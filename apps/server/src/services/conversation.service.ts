@@ -34,7 +34,10 @@ function modelNameOf(ctx: AppContext) {
   return (code: string | null | undefined) => (code ? (reverse.get(code) ?? code) : null);
 }
 
-/** Loads a conversation the actor may act on: unknown → conversation not found, someone else's → 10403. */
+/**
+ * Loads a conversation the actor may act on: unknown → conversation not found, someone else's → 10403, one its owner
+ * deleted → conversation already deleted (a superuser still reads and acts on deleted conversations).
+ */
 export async function getConversationFor(
   ctx: AppContext,
   actor: UserRow,
@@ -43,6 +46,7 @@ export async function getConversationFor(
   const row = await conversationRepository(ctx.dbHandle.db).findByUuid(conversationId);
   if (!row) throw fail.conversationNotFound();
   if (!canAccessConversation(actor, row)) throw fail.accessDenied();
+  if (!row.is_valid && actor.is_superuser !== 1) throw fail.conversationAlreadyDeleted();
   return row;
 }
 
@@ -106,13 +110,14 @@ export function listAllConversations(
 
 /**
  * The history document. API conversations are read locally. Web conversations are refreshed from the upstream
- * (and mirrored locally); when the upstream is unreachable the local copy is returned, marked `from_cache`.
+ * (and mirrored locally); when the upstream is unreachable the local copy is returned, marked `from_cache`. A deleted
+ * conversation (hidden upstream) is read locally: reading it does not bring it back.
  */
 export async function getHistory(ctx: AppContext, row: ConversationRow): Promise<ConversationHistory> {
   const db = ctx.dbHandle.db;
   const local = async () =>
     presentHistory(row, await messageRepository(db).listByConversation(row.conversation_id));
-  if (row.source !== 'openai_web') return local();
+  if (row.source !== 'openai_web' || !row.is_valid) return local();
   try {
     const upstream = await webClient(ctx.upstream.webTarget(row.server_id)).getConversation(
       row.conversation_id,
@@ -123,7 +128,6 @@ export async function getHistory(ctx: AppContext, row: ConversationRow): Promise
     await conversationRepository(db).update(row.conversation_id, {
       current_node: history.current_node,
       current_model: history.current_model ?? row.current_model,
-      is_valid: 1,
     });
     return { ...history, title: row.title ?? history.title };
   } catch (e) {
