@@ -5,6 +5,7 @@ import { ChatMessage } from './message';
 import { ChatSource } from './model-schemas';
 import { MAX_ASK_TEXT_CHARS } from './limits';
 import { MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
+import { withoutInvisible } from './text';
 
 export const Attachment = z.object({
   name: z.string().max(512),
@@ -91,7 +92,11 @@ export const AskRequest = z
     if (!v.new_conversation && v.new_title) {
       ctx.addIssue({ code: 'custom', path: ['new_title'], message: 'errors.invalidParams' });
     }
-    if (v.text_content.trim() === '' && !(v.openai_web_multimodal_image_parts?.length ?? 0)) {
+    // Spaces and invisible characters alone (zero-width spaces) are no text.
+    if (
+      withoutInvisible(v.text_content).trim() === '' &&
+      !(v.openai_web_multimodal_image_parts?.length ?? 0)
+    ) {
       ctx.addIssue({ code: 'custom', path: ['text_content'], message: 'errors.missingMessageContent' });
     }
   });

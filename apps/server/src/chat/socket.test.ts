@@ -4,7 +4,7 @@ import type { Emulator } from '@cc/upstream-emulator';
 import type { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageText } from '@cc/contracts';
-import type { AskResponse, ChatMessage, ConversationHistory } from '@cc/contracts';
+import type { AskRequestInput, AskResponse, ChatMessage, ConversationHistory } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { ask, openAsk, until } from '../test/chat-client';
@@ -513,6 +513,40 @@ describe('refusals and the queue', () => {
     expect(invalid.frames[0]).toMatchObject({ type: 'error', tip: 'errors.invalidAskRequest' });
     const notJson = await ask(url, null, { cookie: admin, raw: '{nope' });
     expect(notJson.code).toBe(1007);
+    expect(notJson.frames[0]).toMatchObject({ error_detail: 'errors.detail.invalidJson' });
+  });
+
+  it('refuses what the user can put right with its own message, not as an invalid request', async () => {
+    const base = {
+      source: 'openai_web' as const,
+      model: 'gpt_4_plugins',
+      new_conversation: true,
+      text_content: 'x',
+    };
+    const cases: [object, object][] = [
+      [
+        { ...base, openai_web_plugin_ids: ['a', 'b', 'c', 'd'] },
+        { tip: 'errors.tooManyPlugins', error_detail: 'validation.pluginCountExceeded', params: { max: 3 } },
+      ],
+      [
+        { ...base, text_content: '' },
+        { tip: 'errors.missingMessageContent', error_detail: null },
+      ],
+      // Text of nothing but zero-width spaces is no text.
+      [
+        { ...base, text_content: ' \u200B\u200B ' },
+        { tip: 'errors.missingMessageContent', error_detail: null },
+      ],
+      [
+        { ...base, new_conversation: false, parent: null },
+        { tip: 'errors.missingConversationId', error_detail: null },
+      ],
+    ];
+    for (const [request, refusal] of cases) {
+      const r = await ask(url, request as AskRequestInput, { cookie: admin });
+      expect(r.frames, JSON.stringify(request)).toEqual([{ type: 'error', ...refusal }]);
+      expect(r.code).toBe(1008);
+    }
   });
 
   it('refuses a question longer than the limit as too long, with the limit (not as an invalid request)', async () => {

@@ -6,9 +6,11 @@ import {
   AskRequest,
   CHAT_CLOSE,
   CLIENT_CLOSE,
+  ERROR_DETAILS,
   ERRORS,
   MAX_ASK_TEXT_CHARS,
   MAX_IMAGES_PER_ASK,
+  MAX_PLUGINS_PER_CONVERSATION,
   ResumeRequest,
   StopRequest,
   VALIDATION_MESSAGES,
@@ -164,15 +166,30 @@ function isStop(value: unknown): boolean {
 }
 
 /**
- * Invalid questions the user can put right, refused as such (close 1008 with their own tip) rather than as a
- * malformed request: more than 4 images (SPEC §5), a text over the limit (said with the limit).
+ * Invalid questions the user can put right, refused as such (close 1008 with their own tip and a translatable
+ * detail) rather than as a malformed request: more than 4 images and more than 3 plugins (SPEC §5), no text, a
+ * follow-up without its conversation, a text over the limit (said with the limit).
  */
-const USER_REFUSALS: { issue: string; tip: string; detail: string; params?: Record<string, number> }[] = [
+const USER_REFUSALS: {
+  issue: string;
+  tip: string;
+  detail: string | null;
+  params?: Record<string, number>;
+}[] = [
   {
     issue: VALIDATION_MESSAGES.tooManyImages,
     tip: ERRORS.tooManyImages.message,
-    detail: `up to ${MAX_IMAGES_PER_ASK} images can be uploaded`,
+    detail: VALIDATION_MESSAGES.tooManyImages,
+    params: { max: MAX_IMAGES_PER_ASK },
   },
+  {
+    issue: VALIDATION_MESSAGES.pluginCountExceeded,
+    tip: ERRORS.tooManyPlugins.message,
+    detail: VALIDATION_MESSAGES.pluginCountExceeded,
+    params: { max: MAX_PLUGINS_PER_CONVERSATION },
+  },
+  { issue: ERRORS.missingMessageContent.message, tip: ERRORS.missingMessageContent.message, detail: null },
+  { issue: ERRORS.missingConversationId.message, tip: ERRORS.missingConversationId.message, detail: null },
   {
     issue: VALIDATION_MESSAGES.messageTooLong,
     tip: ERRORS.messageTooLong.message,
@@ -186,12 +203,19 @@ function startAsk(ctx: AppContext, socket: WebSocket, user: UserRow, value: unkn
   const out = output(socket, ctx);
   const parsed = AskRequest.safeParse(value);
   if (!parsed.success) {
-    const refusal = USER_REFUSALS.find((r) => parsed.error.issues.some((i) => i.message === r.issue));
+    // Only when that is all that is wrong: a request that is malformed besides stays malformed.
+    const refusalOf = (message: string) => USER_REFUSALS.find((r) => r.issue === message);
+    const { issues } = parsed.error;
+    const refusal = issues.every((i) => refusalOf(i.message)) ? refusalOf(issues[0]!.message) : undefined;
     if (refusal) {
       const { tip, detail, params } = refusal;
       return refuse(out, tip, detail, { code: CHAT_CLOSE.refused.code, reason: tip }, params);
     }
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    // Not JSON (or not an object): said as such; otherwise which fields are wrong, for the client's developer.
+    const detail =
+      value === null || typeof value !== 'object'
+        ? ERROR_DETAILS.invalidJson
+        : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     return refuse(out, CHAT_CLOSE.invalidAskRequest.reason, detail, CHAT_CLOSE.invalidAskRequest);
   }
   const request = parsed.data;

@@ -522,7 +522,12 @@ describe('asks with files', () => {
       { cookie: u.cookie },
     );
     expect(r.frames).toEqual([
-      { type: 'error', tip: 'errors.tooManyImages', error_detail: 'up to 4 images can be uploaded' },
+      {
+        type: 'error',
+        tip: 'errors.tooManyImages',
+        error_detail: 'validation.tooManyImages',
+        params: { max: 4 },
+      },
     ]);
     expect([r.code, r.reason]).toEqual([1008, 'errors.tooManyImages']);
   });
