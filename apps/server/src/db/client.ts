@@ -57,6 +57,29 @@ export function sqliteFile(databaseUrl: string | null, dataDir: string): string 
   return file.startsWith('sqlite:') ? file.replace(/^sqlite:(\/\/)?/, '') : file;
 }
 
+/**
+ * PostgreSQL's classes of errors that say the server is not there or not taking work now: connection exceptions
+ * (08), insufficient resources (53: too many connections), operator intervention (57: shutting down, terminated).
+ */
+const PG_UNAVAILABLE_CLASS = /^(08|53|57)/;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|not currently accepting connections|the database system is (starting up|shutting down)/;
+
+/**
+ * Whether an error means the database cannot be reached or is not taking work now (a restart, a network cut, no
+ * free connection, SQLite busy past its timeout) rather than a fault of the request or of the code: the user is told
+ * to try again shortly (503), not that something broke.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (PG_UNAVAILABLE_CLASS.test(code) && code.length === 5) return true;
+    if (code === 'ECONNREFUSED' || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') return true;
+  }
+  return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
+}
+
 /** What PostgreSQL stores for a NUL character, which its text cannot hold. */
 export const NUL_REPLACEMENT = '\uFFFD';
 

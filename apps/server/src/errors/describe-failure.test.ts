@@ -228,6 +228,33 @@ describe('describeFailure by kind', () => {
     });
   });
 
+  it('the database not there or not taking work: 503 temporarily unavailable, close 1013, not an internal error', () => {
+    const pg = (code: string, message: string) => Object.assign(new Error(message), { code });
+    const unavailable = [
+      pg('57P01', 'terminating connection due to administrator command'),
+      pg('53300', 'sorry, too many clients already'),
+      pg('08006', 'connection failure'),
+      pg('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+      pg('55000', 'database "cc" is not currently accepting connections'),
+      pg('SQLITE_BUSY', 'database is locked'),
+    ];
+    for (const e of unavailable) {
+      expect(describeFailure(e), e.message).toMatchObject({
+        kind: 'unavailable',
+        status: 503,
+        messageKey: 'errors.temporarilyUnavailable',
+        detail: null,
+        close: { code: 1013, reason: 'errors.temporarilyUnavailable' },
+        level: 'warn',
+      });
+    }
+    // A fault of the statement itself is still a bug.
+    for (const e of [pg('42703', 'column "nope" does not exist'), pg('SQLITE_ERROR', 'no such table: nope')])
+      expect(describeFailure(e).kind).toBe('unknown');
+  });
+
   it('anything else: 500 errors.internal over HTTP, errors.unknownError on the socket, logged as error', () => {
     const d = describeFailure(new TypeError('secret internal detail'));
     expect(d).toMatchObject({

@@ -1,5 +1,6 @@
 import { CHAT_CLOSE, ERRORS, ERROR_DETAILS, upstreamErrorKey } from '@cc/contracts';
 import type { AskResponse, ErrorDef, MessageParams } from '@cc/contracts';
+import { isDatabaseUnavailable } from '../db/client';
 import { ADDRESS_NOT_ALLOWED } from '../sources/address-guard';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import { isAppError } from './app-error';
@@ -214,6 +215,12 @@ export function describeFailure(error: unknown): FailureDescription {
       log: { internal_code: code, reason: error.message },
     });
   }
+  if (isDatabaseUnavailable(error))
+    return fromCatalogue('unavailable', ERRORS.temporarilyUnavailable, CHAT_CLOSE.unavailable, {
+      detail: null,
+      level: 'warn',
+      log: { cause: error },
+    });
   return fromCatalogue('unknown', ERRORS.internal, CHAT_CLOSE.unknownError, {
     tip: CHAT_CLOSE.unknownError.reason,
     detail: null,
