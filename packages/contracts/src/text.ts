@@ -14,3 +14,12 @@ export function hasInvisible(text: string): boolean {
 export function withoutInvisible(text: string): string {
   return text.replace(EVERY_INVISIBLE, '');
 }
+
+/**
+ * A conversation's title as it is kept and shown: on one line, without control or invisible characters, trimmed;
+ * null when nothing is left (an untitled conversation).
+ */
+export function cleanTitle(title: string | null): string | null {
+  if (title === null) return null;
+  return withoutInvisible(title.replace(/\s+/g, ' ')).trim() || null;
+}

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { cleanTitle } from '@cc/contracts';
 import type { Insertable, Updateable } from 'kysely';
 import type { ConversationRow, ConversationsTable } from '../db/schema';
 import { preparedRow } from '../db/prepared';
@@ -35,6 +36,11 @@ const insertRow = preparedRow((db, _: NoParams, row: Insertable<ConversationsTab
 const updateRow = preparedRow((db, v: { conversationId: string }, patch: Updateable<ConversationsTable>) =>
   db.updateTable('conversations').set(patch).where('conversation_id', '=', v.conversationId).returningAll(),
 );
+
+/** A title written from anywhere (a rename, the upstream, a generated one, an import) is kept clean (`cleanTitle`). */
+function withCleanTitle<T extends { title?: string | null }>(row: T): T {
+  return row.title === undefined ? row : { ...row, title: cleanTitle(row.title) };
+}
 
 /** The `conversations` table. */
 export function conversationRepository(db: Executor) {
@@ -199,7 +205,7 @@ export function conversationRepository(db: Executor) {
       return { total: Number(r.total), valid: Number(r.valid ?? 0) };
     },
     async insert(row: Insertable<ConversationsTable>): Promise<ConversationRow> {
-      const stored = await insertRow.first(db, {}, row);
+      const stored = await insertRow.first(db, {}, withCleanTitle(row));
       if (!stored) throw new Error('inserting a conversation returned no row');
       return stored;
     },
@@ -207,7 +213,7 @@ export function conversationRepository(db: Executor) {
       conversationId: string,
       patch: Updateable<ConversationsTable>,
     ): Promise<ConversationRow | undefined> {
-      return updateRow.first(db, { conversationId }, patch);
+      return updateRow.first(db, { conversationId }, withCleanTitle(patch));
     },
     async delete(conversationId: string): Promise<void> {
       await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();

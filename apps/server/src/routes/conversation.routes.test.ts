@@ -118,6 +118,20 @@ describe('conversations API', () => {
     }
   });
 
+  it('a title is kept on one line without control or invisible characters; a blank one leaves it untitled', async () => {
+    const id = await newConversation('openai_api', 'Plain');
+    const rename = async (title: string) =>
+      (await call('PATCH', `/api/conv/${id}?title=${encodeURIComponent(title)}`, owner.cookie)).json().result
+        .title as string | null;
+    expect(await rename(' \u202Etxt.exe\u0000 \n  report\u200B ')).toBe('txt.exe report');
+    expect(await rename(' \u200B \t ')).toBeNull();
+    const list = (await call('GET', '/api/conv', owner.cookie)).json().result as {
+      conversation_id: string;
+      title: string | null;
+    }[];
+    expect(list.find((c) => c.conversation_id === id)?.title).toBeNull();
+  });
+
   it('vanish removes the row and its messages; assign moves a conversation to another user', async () => {
     const id = await newConversation('openai_api', 'Mine');
     const x = await t.createUser();
