@@ -89,7 +89,12 @@ describe('what an ask leaves behind', () => {
       { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello' },
       { cookie: u.cookie },
     );
-    expect(res.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.openai.unknown' });
+    // Nothing was kept: the error names no conversation to open.
+    expect(res.frames.pop()).toMatchObject({
+      type: 'error',
+      tip: 'errors.openai.unknown',
+      conversation_id: null,
+    });
     expect(res.code).not.toBe(1000);
     const loaded = await getUser(t.ctx, u.id);
     const after = joinSettings(loaded.setting, loaded.counters);

@@ -179,7 +179,8 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     const shutdown = isAbort(e) && run.signal.reason === 'shutdown';
     await settleAsk(ctx, ended(run), e, { askId: run.askId, outcome: shutdown ? 'interrupted' : undefined });
     if (isAbort(e)) sink.close(...closeOfAbort(run.signal.reason as AbortCause));
-    else reportFailure(ctx, sink, e, session.conversationId);
+    // (A new conversation that failed before anything was kept is not named: there is nothing to open.)
+    else reportFailure(ctx, sink, e, session.storedConversationId);
   }
 }
 

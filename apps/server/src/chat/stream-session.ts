@@ -35,6 +35,10 @@ export class StreamSession implements AnswerWriteSource {
   /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
   pluginIds: string[] | null = null;
   private conversationCreated = false;
+  /** The conversation as stored: null while a new one has no row yet (nothing came back to keep). */
+  get storedConversationId(): string | null {
+    return this.conversationCreated ? this.conversationId : null;
+  }
   /** The upstream named the conversation: it exists there, so it is recorded even if no answer follows. */
   private upstreamNamed = false;
   private readonly messages = new Map<string, ChatMessage>();
