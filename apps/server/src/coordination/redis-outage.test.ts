@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
 import { updateUserSettings } from '../services/user.service';
-import { connect, replay, until } from '../test/chat-client';
+import { connect, replay, until, within } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import type { ControlledStream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
@@ -94,7 +94,7 @@ describe.skipIf(!REDIS)('Redis outage (through a proxy the test cuts)', () => {
     const a = await user();
     const b = await user();
     const first = connect(url, question('keep going'), a.cookie);
-    const stream = await nextStream();
+    const stream = await within(nextStream(), 10_000, 'the first ask reaching the upstream');
     stream.send('Hello ');
     await until(() => answerText(first.frames) === 'Hello ');
 
@@ -110,7 +110,7 @@ describe.skipIf(!REDIS)('Redis outage (through a proxy the test cuts)', () => {
     // A new ask is refused within seconds, with a clear reason and nothing charged.
     const startedAt = Date.now();
     const refused = connect(url, question('now?'), cookie);
-    const closed = await refused.closed;
+    const closed = await within(refused.closed, 10_000, 'the ask during the outage closing');
     expect(Date.now() - startedAt).toBeLessThan(5_000);
     expect(closed).toEqual({ code: 1013, reason: 'errors.temporarilyUnavailable' });
     expect(refused.frames).toEqual([
@@ -120,16 +120,22 @@ describe.skipIf(!REDIS)('Redis outage (through a proxy the test cuts)', () => {
     // The running answer finishes and is kept.
     stream.send('world');
     stream.finish();
-    expect(await first.closed).toEqual({ code: 1000, reason: 'tips.finished' });
+    expect(await within(first.closed, 10_000, 'the running answer finishing')).toEqual({
+      code: 1000,
+      reason: 'tips.finished',
+    });
     expect(answerText(first.frames)).toBe('Hello world');
 
     proxy.restore();
     await until(ready, 10_000);
     const again = connect(url, question('and now?'), cookie);
-    const next = await nextStream();
+    const next = await within(nextStream(), 15_000, 'an ask after the outage reaching the upstream');
     next.send('Back');
     next.finish();
-    expect(await again.closed).toEqual({ code: 1000, reason: 'tips.finished' });
+    expect(await within(again.closed, 10_000, 'the ask after the outage finishing')).toEqual({
+      code: 1000,
+      reason: 'tips.finished',
+    });
   }, 30_000);
 
   it('capacity 1, Redis restarted empty mid-stream: never two streams at once', async () => {

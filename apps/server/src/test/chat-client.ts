@@ -61,6 +61,22 @@ export function openAsk(baseUrl: string, request: AskRequestInput, cookie: strin
   return { frames, socket, closed, close: () => socket.close(1000, 'stop') };
 }
 
+/**
+ * `promise`, or a failure that names `what` after `ms`: a step that hangs fails the test saying which step it was,
+ * instead of the test's own timeout saying nothing.
+ */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Polls until `check` is true (or fails after `timeoutMs`). */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
