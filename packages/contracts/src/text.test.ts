@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasInvisible, withoutInvisible } from './text';
+import { cleanTitle, hasInvisible, oneLine, withoutInvisible } from './text';
 
 describe('invisible characters', () => {
   it('finds control and invisible format characters and nothing else', () => {
@@ -24,5 +24,12 @@ describe('invisible characters', () => {
     // Stateless across calls (a global regex's lastIndex must not leak into hasInvisible).
     expect(hasInvisible('a\u200Bb')).toBe(true);
     expect(hasInvisible('a\u200Bb')).toBe(true);
+  });
+
+  it('puts a text on one line: breaks and tabs become one space, invisible characters go, the ends are trimmed', () => {
+    expect(oneLine(' first\nsecond\t\tthird \u200B\u202E ')).toBe('first second third');
+    expect(oneLine('\u0000\u200B')).toBe('');
+    expect(cleanTitle('\u200B \n')).toBeNull();
+    expect(cleanTitle('Plan\r\nfor 2027')).toBe('Plan for 2027');
   });
 });

@@ -16,10 +16,18 @@ export function withoutInvisible(text: string): string {
 }
 
 /**
+ * The text on one line: line breaks, tabs and runs of spaces become one space (before the other control characters
+ * are dropped, so "a\nb" stays two words), control and invisible characters go, and the ends are trimmed.
+ */
+export function oneLine(text: string): string {
+  return withoutInvisible(text.replace(/\s+/g, ' ')).trim();
+}
+
+/**
  * A conversation's title as it is kept and shown: on one line, without control or invisible characters, trimmed;
  * null when nothing is left (an untitled conversation).
  */
 export function cleanTitle(title: string | null): string | null {
   if (title === null) return null;
-  return withoutInvisible(title.replace(/\s+/g, ' ')).trim() || null;
+  return oneLine(title) || null;
 }

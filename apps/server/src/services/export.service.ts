@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
-import { ERROR_DETAILS, messageText, withoutInvisible } from '@cc/contracts';
+import { ERROR_DETAILS, messageText, oneLine } from '@cc/contracts';
 import type {
   ApiChatMessage,
   ChatMessage,
@@ -23,8 +23,7 @@ import { getUser } from './user.service';
 
 /** A file name from a title: no path separators, control or invisible characters, at most 80 characters. */
 export function exportFileName(title: string | null, extension: string): string {
-  // Line breaks and tabs become spaces (before the other control characters are dropped), runs of spaces one.
-  const base = withoutInvisible((title ?? '').replace(/\s+/g, ' '))
+  const base = oneLine(title ?? '')
     .replace(/[\\/:*?"<>|]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
@@ -51,11 +50,6 @@ function fenced(text: string, language = ''): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
-/** A file name on one line, without control or invisible characters. */
-function plainName(name: string): string {
-  return withoutInvisible(name.replace(/\s+/g, ' ')).trim();
-}
-
 /**
  * One note per image and file a (web) message carries, as the exports show them: `[image: name]` (`[image]` when
  * no attachment names it), then `[file: name]` for each attachment not shown as an image.
@@ -63,7 +57,7 @@ function plainName(name: string): string {
 export function fileNotes(message: ChatMessage): string[] {
   if (message.source !== 'openai_web') return [];
   const attachments = message.metadata?.attachments ?? [];
-  const names = new Map(attachments.map((a) => [a.id, plainName(a.name)]));
+  const names = new Map(attachments.map((a) => [a.id, oneLine(a.name)]));
   const shown = new Set<string>();
   const notes: string[] = [];
   if (message.content?.content_type === 'multimodal_text') {
@@ -75,7 +69,7 @@ export function fileNotes(message: ChatMessage): string[] {
       notes.push(name ? `[image: ${name}]` : '[image]');
     }
   }
-  for (const a of attachments) if (!shown.has(a.id)) notes.push(`[file: ${plainName(a.name) || a.id}]`);
+  for (const a of attachments) if (!shown.has(a.id)) notes.push(`[file: ${oneLine(a.name) || a.id}]`);
   return notes;
 }
 
