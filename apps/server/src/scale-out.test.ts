@@ -426,9 +426,10 @@ describe.skipIf(!DATABASE || !REDIS)('two instances behind a load balancer', () 
       // (The stream is saved at most ~1 s behind.)
       'the partial answer is stored',
       async () => {
-        const r = await db.query('SELECT answered FROM running_asks WHERE user_id = $1', [k1.id]);
+        const r = await db.query('SELECT conversation_id FROM running_asks WHERE user_id = $1', [k1.id]);
         return (
-          r.rows[0]?.answered === 1 && JSON.stringify(await assistantMessages(k1.id)).includes('Partial')
+          r.rows[0]?.conversation_id != null &&
+          JSON.stringify(await assistantMessages(k1.id)).includes('Partial')
         );
       },
       10_000,

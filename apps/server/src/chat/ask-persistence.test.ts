@@ -163,13 +163,14 @@ describe('what an ask leaves behind', () => {
         return row?.text.length ?? 0;
       };
       await until(async () => (await stored()) >= STALLED_CHARS, 3000);
-      // Its record in flight says so, from the same write: another instance settling it would charge it.
+      // Its record in flight names the conversation, from the same write: another instance settling it finishes
+      // what arrived there.
       const record = await t.ctx.dbHandle.db
         .selectFrom('running_asks')
-        .select(['answered', 'conversation_id'])
+        .select('conversation_id')
         .where('user_id', '=', u.id)
         .executeTakeFirstOrThrow();
-      expect(record).toEqual({ answered: 1, conversation_id: id });
+      expect(record).toEqual({ conversation_id: id });
     } finally {
       live.close();
       await live.closed;

@@ -8,6 +8,11 @@ import type { Charge } from './quota-ledger';
 import { refundCharge } from './quota-ledger';
 import type { Executor } from '../repositories/executor';
 
+/** What the record of an ask in flight learns as it runs: its server, its queueing, where its answer is stored. */
+export type RunNote = Partial<
+  Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'conversation_id'>
+>;
+
 /** An ask whose instance has not renewed it for this long is settled by another instance as interrupted. */
 export const INTERRUPTED_AFTER_MS = 10_000;
 /** How often an instance looks for such asks. */
@@ -54,7 +59,6 @@ export class RunningAsks {
       reserved_day: charge.reservedDay,
       rate_event_id: charge.rateEventId,
       cap_event_id: charge.capEventId,
-      answered: 0,
       queueing_time: 0,
       started_at: now,
       heartbeat_at: now,
@@ -70,13 +74,7 @@ export class RunningAsks {
    * Records progress (the server, the first stored answer) inside the caller's transaction; a write that fails
    * only costs precision if the instance dies.
    */
-  async note(
-    trx: Executor,
-    askId: string,
-    patch: Partial<
-      Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'answered' | 'conversation_id'>
-    >,
-  ): Promise<void> {
+  async note(trx: Executor, askId: string, patch: RunNote): Promise<void> {
     if (this.asks.has(askId)) await runningAskRepository(trx).update(askId, patch);
   }
 

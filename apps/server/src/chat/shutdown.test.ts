@@ -77,7 +77,7 @@ describe('an instance that stops', () => {
         });
       await charge(answered.id, 'ask-1');
       dead.track('ask-1');
-      await dead.note(t.ctx.dbHandle.db, 'ask-1', { answered: 1 });
+      await dead.note(t.ctx.dbHandle.db, 'ask-1', { conversation_id: 'conversation-1' });
       // Charged as for a user without a rate limit: no rate event to give back, the count all the same.
       await charge(unanswered.id, 'ask-2', {
         totalUnlimited: false,

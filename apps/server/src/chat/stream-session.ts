@@ -1,7 +1,7 @@
 import { messageText } from '@cc/contracts';
 import type { AskRequest, ChatMessage } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import type { ConversationRow, RunningAskRow, UserRow } from '../db/schema';
+import type { ConversationRow, UserRow } from '../db/schema';
 import { messageToRow } from '../presenters/conversation.presenter';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
@@ -11,6 +11,7 @@ import type { Executor } from '../repositories/executor';
 import type { AskInput, SourceAdapter } from '../sources/types';
 import type { AnswerWrite, AnswerWriteSource } from './answer-writer';
 import type { AnswerSink } from './frames';
+import type { RunNote } from './running-asks';
 
 /**
  * One streamed answer: frames to the client, messages to the database (with the other answers of this process
@@ -28,8 +29,8 @@ export class StreamSession implements AnswerWriteSource {
   title: string | null = null;
   /**
    * The charged ask's record in flight (`running_asks`), when there is one: what it learns (its server, its first
-   * answer) is written with the answer's next write, in the same transaction — the record says "answered" once an
-   * answer is stored.
+   * answer) is written with the answer's next write, in the same transaction — the record names the conversation
+   * once an answer is stored there.
    */
   runningAskId: string | null = null;
   /** The plugins of a new conversation (set by the pipeline from the adapter's check). */
@@ -196,7 +197,7 @@ export class StreamSession implements AnswerWriteSource {
       if (!this.hasAssistantContent && hasContent(m)) {
         this.hasAssistantContent = true;
         this.firstContentAt = Date.now();
-        this.noteRun({ answered: 1, conversation_id: conversationId });
+        this.noteRun({ conversation_id: conversationId });
       }
     }
     this.sink.message(conversationId, m, appended);
@@ -344,11 +345,6 @@ export class StreamSession implements AnswerWriteSource {
     };
   }
 }
-
-/** What the record of an ask in flight learns as it runs. */
-type RunNote = Partial<
-  Pick<RunningAskRow, 'server_id' | 'queueing_time' | 'ask_started_at' | 'answered' | 'conversation_id'>
->;
 
 function hasContent(m: ChatMessage): boolean {
   const c = m.content as Record<string, unknown> | null | undefined;

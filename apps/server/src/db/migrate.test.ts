@@ -361,6 +361,41 @@ describe('2026-11-29-01-self-claimed', () => {
   });
 });
 
+describe('2026-11-29-02-running-asks-answered', () => {
+  it('drops the column nothing reads and keeps the asks in flight', async () => {
+    const database = await freshDatabase();
+    const handle = openDb({ databaseUrl: database.url, dataDir: database.dataDir });
+    try {
+      await prepareSchema(handle, true, migrationsBefore('2026-11-29-02-running-asks-answered'));
+      const db = handle.db as unknown as AnyDb;
+      const now = new Date().toISOString();
+      await db
+        .insertInto('running_asks')
+        .values({
+          ask_id: 'a1',
+          instance_id: 'i1',
+          user_id: 1,
+          source: 'openai_api',
+          model: 'gpt-4o',
+          conversation_id: 'c1',
+          answered: 1,
+          started_at: now,
+          heartbeat_at: now,
+        })
+        .execute();
+
+      expect(await prepareSchema(handle, true)).toContain('2026-11-29-02-running-asks-answered');
+      const table = (await handle.db.introspection.getTables()).find((t) => t.name === 'running_asks')!;
+      expect(table.columns.map((c) => c.name)).not.toContain('answered');
+      const rows = await handle.db.selectFrom('running_asks').select(['ask_id', 'conversation_id']).execute();
+      expect(rows).toEqual([{ ask_id: 'a1', conversation_id: 'c1' }]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
 describe.runIf(!!process.env.CC_TEST_DATABASE_URL)('prepareSchema on PostgreSQL', () => {
   it('waits for the migration lock another instance holds before reading or applying migrations', async () => {
     const database = await freshDatabase();

@@ -212,6 +212,7 @@ export interface RunningAsksTable {
   user_id: number;
   source: string;
   model: string;
+  /** Where the answer is stored, once it had content (set with the answer's first write). */
   conversation_id: string | null;
   server_id: number | null;
   /** Micros reserved against the budgets (given back by a refund; bigint on PostgreSQL). */
@@ -222,8 +223,6 @@ export interface RunningAsksTable {
   rate_event_id: number | null;
   /** The shared_cap_events row of the reservation, if the ask counts toward a shared cap (deleted by a refund). */
   cap_event_id: number | null;
-  /** 1 once the answer had content: kept and charged when interrupted. */
-  answered: number;
   started_at: string;
   queueing_time: number;
   /** When the upstream was asked; null while queueing. */

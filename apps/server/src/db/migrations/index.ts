@@ -22,6 +22,7 @@ import { statsRollupIds } from './2026-11-26-03-stats-rollup-ids';
 import { searchWhenFinished } from './2026-11-26-04-search-when-finished';
 import { titleOrder } from './2026-11-28-01-title-order';
 import { selfClaimed } from './2026-11-29-01-self-claimed';
+import { runningAsksAnswered } from './2026-11-29-02-running-asks-answered';
 
 /** The one migration list, oldest first. Names sort by date; never rename or edit a landed one. */
 export function migrationList(dialect: DialectName): Record<string, Migration> {
@@ -48,5 +49,6 @@ export function migrationList(dialect: DialectName): Record<string, Migration> {
     '2026-11-26-04-search-when-finished': searchWhenFinished(dialect),
     '2026-11-28-01-title-order': titleOrder(),
     '2026-11-29-01-self-claimed': selfClaimed(),
+    '2026-11-29-02-running-asks-answered': runningAsksAnswered(),
   };
 }
