@@ -29,7 +29,9 @@ const { values } = parseArgs({
     build: { type: 'boolean', default: false },
     /** Also write CPU profiles of the first runs (bench/results/client-open.cpuprofile, client-stream.cpuprofile). */
     profile: { type: 'boolean', default: false },
-    /** Also write Chromium traces of the first runs (bench/results/client-open.trace.json, client-stream.trace.json). */
+    /**
+     * Also write Chromium traces of the first runs (bench/results/client-open.trace.json, client-stream.trace.json).
+     */
     trace: { type: 'boolean', default: false },
   },
 });

@@ -687,7 +687,9 @@ function cpuAccount(serverPid = server.pid) {
  * in both modes (the first hundreds of asks are slower: code not yet optimised), compressed and plain rounds
  * alternate, n asks each, and each mode's rounds are added up.
  */
-/** Runs `run` with the upstream unpaced (no first-token latency, chunks as fast as it can); its knobs put back after. */
+/**
+ * Runs `run` with the upstream unpaced (no first-token latency, chunks as fast as it can); its knobs put back after.
+ */
 async function unpaced(run) {
   const knobs = await (await fetch(`${upstream}/__control/knobs`)).json();
   const setKnobs = (body) =>

@@ -145,7 +145,10 @@ const PG_TYPES: Record<string, string> = {
   status: 'int',
 };
 
-/** Bulk insert: PostgreSQL `unnest` of column arrays (10,000 rows a statement), SQLite multi-row VALUES in one transaction. */
+/**
+ * Bulk insert: PostgreSQL `unnest` of column arrays (10,000 rows a statement), SQLite multi-row VALUES in one
+ * transaction.
+ */
 async function seed(handle: DbHandle, table: string, rows: number, make: (next: () => number) => Row) {
   const next = rng(table === 'ask_logs' ? 1 : 2);
   const columns = Object.keys(make(rng(0)));

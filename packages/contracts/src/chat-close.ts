@@ -50,7 +50,9 @@ export const CHAT_CLOSE = {
    * instance answers) with the same message. Answers already running here are not closed this way.
    */
   draining: { code: CLOSE_CODE.serviceRestart, reason: 'errors.serverRestarting' },
-  /** The instance shut down before the answer ended: what arrived is kept (a cut-off answer), the user may ask again. */
+  /**
+   * The instance shut down before the answer ended: what arrived is kept (a cut-off answer), the user may ask again.
+   */
   interrupted: { code: CLOSE_CODE.goingAway, reason: 'tips.interrupted' },
   /** A resume found no such answer (finished long ago, or never started): reload the conversation instead. */
   answerNotFound: { code: CLOSE_CODE.answerNotFound, reason: 'errors.answerNotFound' },

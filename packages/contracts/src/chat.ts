@@ -82,7 +82,7 @@ export const AskRequest = z
     if (!v.new_conversation && !v.conversation_id) {
       ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'errors.missingConversationId' });
     }
-    // A follow-up names its parent; `null` starts a new first question (an edited first question of an API conversation).
+    // A follow-up names its parent; `null` starts a new first question (an API conversation's first, edited).
     if (!v.new_conversation && v.parent === undefined) {
       ctx.addIssue({ code: 'custom', path: ['parent'], message: 'errors.invalidParams' });
     }

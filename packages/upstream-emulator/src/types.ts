@@ -107,6 +107,8 @@ export interface Emulator {
   requests: RecordedRequest[];
   /** Resolves with the first recorded request (existing or future, re-checked on updates) matching `pred`. */
   waitForRequest(pred: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
-  /** Clears conversations, files, plugin installs, knobs and blob origin (back to the start options), fault and records. */
+  /**
+   * Clears conversations, files, plugin installs, knobs and blob origin (back to the start options), fault and records.
+   */
   reset(): void;
 }

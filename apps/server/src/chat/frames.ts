@@ -152,9 +152,9 @@ function changedFields(shape: Shape, m: ChatMessage): Record<string, unknown> | 
  * Turns cumulative snapshots into frames. Full mode: every frame carries the whole message. Delta mode: a message is
  * sent whole once; after that a frame carries what changed — the appended text, and the other fields that changed
  * (`set`, with their new values). A message goes whole again only when its text is replaced rather than appended
- * to, its content cannot take appends (`contentKind`), or a field went away; the end of the answer repeats nothing. Per-chunk work is
- * proportional to the chunk, not to the answer: the text's tail is compared, and the other fields against a copy
- * (see `Kept`).
+ * to, its content cannot take appends (`contentKind`), or a field went away; the end of the answer repeats nothing.
+ * Per-chunk work is proportional to the chunk, not to the answer: the text's tail is compared, and the other fields
+ * against a copy (see `Kept`).
  */
 export class FrameEncoder {
   private readonly last = new Map<string, { kind: string | null; text: string; shape: Shape | null }>();

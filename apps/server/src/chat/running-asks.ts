@@ -134,7 +134,8 @@ export class RunningAsks {
 /**
  * Settles the asks of instances that died: each stale record is claimed once (conditional delete), and in the
  * same transaction its charge is refunded (an answer cut off with its instance is not the user's to pay, as with
- * any answer cut off by a failure) and its ask log row is written with the outcome `interrupted`. What arrived of the answer is already stored (the stream is saved ≤1 s behind).
+ * any answer cut off by a failure) and its ask log row is written with the outcome `interrupted`. What arrived of the
+ * answer is already stored (the stream is saved ≤1 s behind).
  */
 export async function settleInterrupted(
   ctx: Pick<AppContext, 'dbHandle' | 'log'>,

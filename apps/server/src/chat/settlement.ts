@@ -128,8 +128,9 @@ function costOf(ctx: AppContext, ask: EndedAsk, charged: boolean): number | null
 /**
  * Settles the charge and writes the ask log, in one transaction with the removal of the ask's record in flight:
  * an ask is settled once, by this instance or (if it looked dead) by another, never half. An ask that answered in
- * full or was stopped by its user keeps its charge; any other is refunded (see `keepsCharge`). Asks refused before the charge leave no row; asks that
- * passed every check but never left the queue do. If that transaction fails, each part is written on its own.
+ * full or was stopped by its user keeps its charge; any other is refunded (see `keepsCharge`). Asks refused before the
+ * charge leave no row; asks that passed every check but never left the queue do. If that transaction fails, each part
+ * is written on its own.
  */
 export async function settleAsk(
   ctx: AppContext,

@@ -205,7 +205,9 @@ export class StreamSession implements AnswerWriteSource {
     this.ctx.answers.mark(this);
   }
 
-  /** A message keeps the parent it was first seen with; one the upstream sends without a parent keeps its stored one. */
+  /**
+   * A message keeps the parent it was first seen with; one the upstream sends without a parent keeps its stored one.
+   */
   private withParent(m: ChatMessage): ChatMessage | Promise<ChatMessage> {
     const known = this.messages.get(m.id);
     if (known) return m.parent === known.parent ? m : { ...m, parent: known.parent };

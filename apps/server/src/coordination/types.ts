@@ -40,7 +40,9 @@ export interface Coordination {
   answers: AnswerLog;
   /** Tells the other instances that a shared setting changed, and hears them (no-op in one process). */
   changes: ChangeChannel;
-  /** With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together. */
+  /**
+   * With Redis: the shared store for HTTP rate limits (and the key prefix to use), so every instance counts together.
+   */
   rateLimitStore?: { redis: Redis; nameSpace: string };
   /** With Redis: resolves once connected (or after a few seconds: Redis down at boot does not stop the boot). */
   ready?: () => Promise<void>;

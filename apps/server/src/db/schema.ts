@@ -294,7 +294,10 @@ export interface FilesTable {
   /** Bytes (PostgreSQL bigint: read it through Number()). */
   size: number;
   content_type: string | null;
-  /** Generated name in the uploads folder (`data.uploads_dir`, default `<data_dir>/uploads/`); null when the bytes went straight to the upstream. */
+  /**
+   * Generated name in the uploads folder (`data.uploads_dir`, default `<data_dir>/uploads/`); null when the bytes went
+   * straight to the upstream.
+   */
   storage_name: string | null;
   uploader_id: number;
   upload_time: string;

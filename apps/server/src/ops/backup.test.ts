@@ -60,7 +60,7 @@ const assistantTexts = (h: ConversationHistory) =>
     .filter((m) => m.role === 'assistant')
     .map((m) => messageText(m));
 
-// The archive holds a SQLite database; PostgreSQL is backed up with pg_dump (README), so the PostgreSQL suite skips this.
+// The archive holds a SQLite database; PostgreSQL is backed up with pg_dump (README): SQLite only.
 describe.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
   'backup of a live database, restore into an empty directory',
   () => {

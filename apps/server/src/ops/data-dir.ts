@@ -16,8 +16,8 @@ export interface DataPaths {
 }
 
 /**
- * What a backup holds besides the database (which keeps the generated keys): an older install's `secrets.json`, the config file, the demo
- * upstream's state and the uploads directory. The one place to change when these move.
+ * What a backup holds besides the database (which keeps the generated keys): an older install's `secrets.json`, the
+ * config file, the demo upstream's state and the uploads directory. The one place to change when these move.
  */
 export function dataPaths(config: AppConfig): DataPaths {
   const dataDir = config.data.data_dir;

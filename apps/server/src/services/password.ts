@@ -9,7 +9,9 @@ export function hashPassword(plain: string): Promise<string> {
 
 export { NO_LOCAL_PASSWORD, PASSWORD_RESET_REQUIRED };
 
-/** bcrypt (`$2a$`, `$2b$`, `$2y$`): the predecessor's passlib hashes, verified so imported users keep their password. */
+/**
+ * bcrypt (`$2a$`, `$2b$`, `$2y$`): the predecessor's passlib hashes, verified so imported users keep their password.
+ */
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 /** Whether a stored hash is one `verifyPassword` can check. */

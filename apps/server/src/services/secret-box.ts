@@ -31,7 +31,10 @@ export function createSecretBox(key: string, previous: readonly string[] = []) {
         data.toString('base64url'),
       ].join(':');
     },
-    /** The plain text, and whether it was sealed with a previous key (then it should be sealed again). Throws when no key opens it. */
+    /**
+     * The plain text, and whether it was sealed with a previous key (then it should be sealed again). Throws when no
+     * key opens it.
+     */
     unseal(sealed: string): { plain: string; stale: boolean } {
       try {
         return { plain: openWith(k, sealed), stale: false };

@@ -170,7 +170,10 @@ export function createTaskRunner<C>(
     if (!claimed) throw fail.taskAlreadyRunning();
   }
 
-  /** Looks for due tasks and starts the ones this instance wins, running them with `ctx` (a pass in progress is not doubled). */
+  /**
+   * Looks for due tasks and starts the ones this instance wins, running them with `ctx` (a pass in progress is not
+   * doubled).
+   */
   function tick(ctx: C): Promise<void> {
     ticking ??= pass(ctx).finally(() => {
       ticking = null;

@@ -12,7 +12,9 @@ export function postLoginTarget(redirect: string | null, user: Pick<UserRead, 'i
   return user.is_superuser ? paths.admin() : paths.conversation();
 }
 
-/** Where a visitor who is already logged in goes from /login: the redirect query when it is a local path, else the chat. */
+/**
+ * Where a visitor who is already logged in goes from /login: the redirect query when it is a local path, else the chat.
+ */
 export function alreadyLoggedInTarget(redirect: string | null): string {
   return isSafeRedirect(redirect) && !redirect.startsWith('/login') ? redirect : paths.conversation();
 }

@@ -19,9 +19,10 @@ function isModelKey(path: Path): boolean {
 
 /**
  * The label and help of a config field, by its path in the document: a section's own keys have their own text
- * (`configFields.sections.<section>.<key>`, and `<section>.<group>.<key>` for a group such as auth.oidc); keys nested deeper (a new user's source settings) share the text
- * of their name (`configFields.leaves.<key>`); models are named as everywhere else; list items are numbered.
- * A key with no text keeps its name (a test checks every key of the config has text).
+ * (`configFields.sections.<section>.<key>`, and `<section>.<group>.<key>` for a group such as auth.oidc); keys nested
+ * deeper (a new user's source settings) share the text of their name (`configFields.leaves.<key>`); models are named as
+ * everywhere else; list items are numbered. A key with no text keeps its name (a test checks every key of the config
+ * has text).
  */
 export function fieldText(t: TFunction, exists: (key: string) => boolean, path: Path): FieldText {
   const last = path[path.length - 1];

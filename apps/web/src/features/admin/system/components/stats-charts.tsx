@@ -63,7 +63,10 @@ function UnitLineChart({ data, series }: { data: Record<string, unknown>[]; seri
   );
 }
 
-/** Ask statistics (count per source/model, users, queueing and ask time) and request statistics (count, users, elapsed per route). */
+/**
+ * Ask statistics (count per source/model, users, queueing and ask time) and request statistics (count, users, elapsed
+ * per route).
+ */
 export function StatsCharts({ query }: { query: StatsQuery }) {
   const { ta, t } = useAdminT();
   const ask = useAskStats(query);
