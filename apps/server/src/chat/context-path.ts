@@ -14,6 +14,8 @@ export async function pathContext(
   if (!parent || count === 0) return [];
   const rows = await messageRepository(ctx.dbHandle.db).listByConversation(conversationId);
   const byId = new Map(rows.map((r) => [r.id, r]));
+  // Admission checked the parent (`parentOf`); it is missing here only when the conversation was destroyed since
+  // (vanished): the ask fails rather than answering without its context.
   if (!byId.has(parent)) throw fail.invalidParams(ERROR_DETAILS.parentNotInConversation);
   const path: ContextMessage[] = [];
   for (let cur = byId.get(parent); cur; cur = cur.parent ? byId.get(cur.parent) : undefined) {
