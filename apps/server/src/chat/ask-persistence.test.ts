@@ -6,7 +6,7 @@ import { messageText } from '@cc/contracts';
 import type { AskResponse } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
-import { ask, openAsk, until } from '../test/chat-client';
+import { apiAsk, ask, openAsk, until } from '../test/chat-client';
 import { createTestApp, sqlRecorder } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -57,16 +57,7 @@ const STALLED_CHARS = 5 * CHUNK_SIZE;
 /** An ask whose upstream pauses mid-answer (for the whole test: the read timeout is long). */
 function stalledAsk(cookie: string) {
   t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE });
-  return openAsk(
-    url,
-    {
-      source: 'openai_api',
-      model: 'gpt_3_5',
-      new_conversation: true,
-      text_content: '#fault:stall=6 #long 200',
-    },
-    cookie,
-  );
+  return openAsk(url, apiAsk('#fault:stall=6 #long 200'), cookie);
 }
 
 /** Waits until everything before the pause has arrived (nothing more comes); returns the conversation id. */
@@ -84,11 +75,7 @@ describe('what an ask leaves behind', () => {
       s.openai_api.allow_custom_openai_api = true;
       s.openai_api.custom_openai_api_settings = { url: `http://127.0.0.1:${port}/v1/`, key: 'sk-test' };
     });
-    const res = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello' },
-      { cookie: u.cookie },
-    );
+    const res = await ask(url, apiAsk('hello'), { cookie: u.cookie });
     // Nothing was kept: the error names no conversation to open.
     expect(res.frames.pop()).toMatchObject({
       type: 'error',
@@ -122,16 +109,7 @@ describe('what an ask leaves behind', () => {
 
     t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE });
     const broken = await user();
-    const res = await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: true,
-        text_content: '#fault:disconnect=4 #long 200',
-      },
-      { cookie: broken.cookie },
-    );
+    const res = await ask(url, apiAsk('#fault:disconnect=4 #long 200'), { cookie: broken.cookie });
     expect(assistantText(res.frames).length).toBeGreaterThan(0);
     expect(res.frames.pop()).toMatchObject({ type: 'error' });
     await until(async () => (await logsOf(broken.id)).length === 1);
@@ -238,11 +216,7 @@ describe('how an ask writes', () => {
         db,
       );
       try {
-        const res = await ask(
-          url,
-          { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 5' },
-          { cookie: u.cookie },
-        );
+        const res = await ask(url, apiAsk('#long 5'), { cookie: u.cookie });
         expect(res.code).toBe(1000);
       } finally {
         await sql`drop trigger refuse_ask_logs`.execute(db);
@@ -313,11 +287,7 @@ describe('how an ask writes', () => {
       app.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE, tokensPerSecond: 40 });
       const u = await app.createUser();
       const cookie = await app.login(u.row.username, u.password);
-      const live = openAsk(
-        appUrl,
-        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 200' },
-        cookie,
-      );
+      const live = openAsk(appUrl, apiAsk('#long 200'), cookie);
       asking = live;
       const grown = async (beyond: number) => {
         await until(() => assistantText(live.frames).length > beyond, 10_000);

@@ -4,7 +4,7 @@ import type { AskResponse } from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
 import { updateUserSettings } from '../services/user.service';
 import { rawText } from './raw-text';
-import { frameOf, replay } from '../test/chat-client';
+import { apiAsk, frameOf, replay } from '../test/chat-client';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -35,15 +35,7 @@ describe('chat frames on the wire', () => {
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     socket.on('open', () => {
       wireAtOpen = (socket as unknown as { _socket: { bytesRead: number } })._socket.bytesRead;
-      socket.send(
-        JSON.stringify({
-          source: 'openai_api',
-          model: 'gpt_3_5',
-          new_conversation: true,
-          text_content: '#long 400',
-          stream_mode: 'delta',
-        }),
-      );
+      socket.send(JSON.stringify(apiAsk('#long 400', { stream_mode: 'delta' })));
     });
     socket.on('message', (data, isBinary) => frames.push(frameOf(rawText(data), isBinary)));
     expect(await closed).toBe(1000);

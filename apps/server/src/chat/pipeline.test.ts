@@ -8,7 +8,7 @@ import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import type { SourceAdapter } from '../sources/types';
 import { userMessageBase } from '../sources/user-message';
-import { ask, connect, until } from '../test/chat-client';
+import { apiAsk, apiFollowUp, ask, connect, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -99,11 +99,7 @@ describe('a source is one adapter', () => {
       own.ctx.adapters.register(reverseAdapter);
       const ownUrl = await own.app.listen({ host: '127.0.0.1', port: 0 });
       const u = await user(own);
-      const r = await ask(
-        ownUrl,
-        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'stressed' },
-        { cookie: u.cookie },
-      );
+      const r = await ask(ownUrl, apiAsk('stressed'), { cookie: u.cookie });
       expect([r.code, r.reason]).toEqual([1000, 'tips.finished']);
       expect(r.frames.some((f) => f.type === 'message' && f.title === 'Reversed: stressed')).toBe(true);
       const h = await history(own, u.cookie, conversationOf(r.frames));
@@ -333,18 +329,9 @@ describe('regenerate, edit and branches', () => {
     expect(total(after)).toBe(total(before)! - 1);
 
     // Edit the (first) question: a new question beside it, with its own answer.
-    const edited = await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: id,
-        parent: question.parent ?? null,
-        text_content: 'first, edited',
-      },
-      { cookie: u.cookie },
-    );
+    const edited = await ask(url, apiFollowUp(id, question.parent ?? null, 'first, edited'), {
+      cookie: u.cookie,
+    });
     expect(edited.code).toBe(1000);
     h = await history(t, u.cookie, id);
     expect(textOf(h, 'user').sort()).toEqual(['first', 'first, edited']);

@@ -7,7 +7,7 @@ import { messageText } from '@cc/contracts';
 import type { AskRequestInput, AskResponse, ChatMessage, ConversationHistory } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
-import { ask, openAsk, until } from '../test/chat-client';
+import { apiAsk, apiFollowUp, ask, openAsk, until } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import { appendMessage } from './socket';
 import type { TestApp } from '../test/harness';
@@ -96,11 +96,7 @@ describe('/api/chat on openai_api', () => {
   it('streams an answer, stores the tree, titles the conversation and charges once', async () => {
     const u = await userCookie();
     const before = await remaining(u.id);
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello there' },
-      { cookie: u.cookie },
-    );
+    const r = await ask(url, apiAsk('hello there'), { cookie: u.cookie });
     expect(r.code).toBe(1000);
     expect(r.reason).toBe('tips.finished');
     expect(r.frames[0]).toMatchObject({ type: 'waiting', tip: 'tips.waiting' });
@@ -152,43 +148,18 @@ describe('/api/chat on openai_api', () => {
 
   it('branches from an older parent and sends only the requested context', async () => {
     const u = await userCookie();
-    const first = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'one' },
-      { cookie: u.cookie },
-    );
+    const first = await ask(url, apiAsk('one'), { cookie: u.cookie });
     const conv = messages(first.frames)[0]!.conversation_id;
     const reply1 = (await history(u.cookie, conv)).current_node!;
-    await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: conv,
-        parent: reply1,
-        text_content: 'two',
-      },
-      { cookie: u.cookie },
-    );
+    await ask(url, apiFollowUp(conv, reply1, 'two'), { cookie: u.cookie });
     const h2 = await history(u.cookie, conv);
     const reply2 = h2.current_node!;
     expect(Object.keys(h2.mapping)).toHaveLength(4);
 
     // Branch: ask again from reply1 (not the latest), with only the last message as context.
-    await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: conv,
-        parent: reply1,
-        text_content: 'three',
-        api_context_message_count: 1,
-      },
-      { cookie: u.cookie },
-    );
+    await ask(url, apiFollowUp(conv, reply1, 'three', { api_context_message_count: 1 }), {
+      cookie: u.cookie,
+    });
     const sent = emulator.requests
       .filter((r) => r.path === '/v1/chat/completions' && (r.body as { stream?: boolean }).stream)
       .pop()!;
@@ -201,18 +172,7 @@ describe('/api/chat on openai_api', () => {
     expect(h3.mapping[reply1]!.children).toHaveLength(2);
     expect(h3.mapping[h3.current_node!]!.parent).not.toBe(reply2);
     // Whole path (-1): user one, assistant one, user three.
-    await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: conv,
-        parent: h3.current_node!,
-        text_content: 'four',
-      },
-      { cookie: u.cookie },
-    );
+    await ask(url, apiFollowUp(conv, h3.current_node, 'four'), { cookie: u.cookie });
     const whole = emulator.requests
       .filter((r) => r.path === '/v1/chat/completions' && (r.body as { stream?: boolean }).stream)
       .pop()!;
@@ -221,11 +181,7 @@ describe('/api/chat on openai_api', () => {
 
   it('does not cut an answer that contains the text [DONE]', async () => {
     const u = await userCookie();
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#done' },
-      { cookie: u.cookie },
-    );
+    const r = await ask(url, apiAsk('#done'), { cookie: u.cookie });
     expect(r.code).toBe(1000);
     const text = lastText(r.frames);
     expect(text).toContain('[DONE]');
@@ -236,17 +192,7 @@ describe('/api/chat on openai_api', () => {
     const u = await userCookie();
     // ~175 chunks, 2 ms apart: several append frames (one a gap), then the end.
     emulator.setKnobs({ tokensPerSecond: 1000, chunkSize: 8 });
-    const r = await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: true,
-        text_content: '#long 200',
-        stream_mode: 'delta',
-      },
-      { cookie: u.cookie },
-    );
+    const r = await ask(url, apiAsk('#long 200', { stream_mode: 'delta' }), { cookie: u.cookie });
     // After the first whole message: appended text, each the text alone in a binary message, and at the end the
     // fields that changed (the finish reason, the usage) — the text is never sent twice.
     const appends = r.frames.filter((f) => f.type === 'append');
@@ -276,22 +222,14 @@ describe('/api/chat on openai_api', () => {
     const u = await userCookie();
     const before = (await remaining(u.id)).openai_api.total_ask_count;
     emulator.setFault({ status: 429, once: true });
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
-      { cookie: u.cookie },
-    );
+    const r = await ask(url, apiAsk('hi'), { cookie: u.cookie });
     expect(r.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.openai.429' });
     expect(r.code).toBe(1001);
     expect((await remaining(u.id)).openai_api.total_ask_count).toBe(before);
     expect((await t.app.inject({ url: '/api/conv', headers: { cookie: u.cookie } })).json().result).toEqual(
       [],
     );
-    const again = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
-      { cookie: u.cookie },
-    );
+    const again = await ask(url, apiAsk('hi'), { cookie: u.cookie });
     expect(again.code).toBe(1000);
   });
 
@@ -300,14 +238,10 @@ describe('/api/chat on openai_api', () => {
     emulator.setKnobs({ tokensPerSecond: 200, chunkSize: 4 });
     const before = (await remaining(u.id)).openai_api.total_ask_count;
     let seen = 0;
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 2000' },
-      {
-        cookie: u.cookie,
-        onFrame: (f) => f.type === 'message' && f.message?.role === 'assistant' && ++seen >= 5,
-      },
-    );
+    const r = await ask(url, apiAsk('#long 2000'), {
+      cookie: u.cookie,
+      onFrame: (f) => f.type === 'message' && f.message?.role === 'assistant' && ++seen >= 5,
+    });
     const stoppedAt = Date.now();
     expect(r.code).toBe(1000);
     const req = await emulator.waitForRequest(
@@ -332,20 +266,12 @@ describe('/api/chat on openai_api', () => {
   it('an upstream stall hits the read timeout; a mid-stream disconnect keeps the partial answer', async () => {
     const u = await userCookie();
     emulator.setFault({ stallAfterChunks: 0, once: true });
-    const stalled = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'stall' },
-      { cookie: u.cookie },
-    );
+    const stalled = await ask(url, apiAsk('stall'), { cookie: u.cookie });
     expect(stalled.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.timeout' });
     expect(await t.ctx.coordination.chatStatus.get(u.id)).toBeNull();
 
     emulator.setFault({ disconnectAfterChunks: 4, once: true });
-    const cut = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 300' },
-      { cookie: u.cookie },
-    );
+    const cut = await ask(url, apiAsk('#long 300'), { cookie: u.cookie });
     expect(cut.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.httpError' });
     expect(cut.code).toBe(1014);
     const conv = messages(cut.frames)[0]!.conversation_id;
@@ -353,11 +279,7 @@ describe('/api/chat on openai_api', () => {
     expect(Object.values(h.mapping).some((m) => m.role === 'assistant')).toBe(true);
 
     emulator.setFault({ malformedLineAfterChunks: 2, once: true });
-    const malformed = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'still fine' },
-      { cookie: u.cookie },
-    );
+    const malformed = await ask(url, apiAsk('still fine'), { cookie: u.cookie });
     expect(malformed.code).toBe(1000);
   });
 });
@@ -492,18 +414,9 @@ describe('/api/chat on openai_web', () => {
 
 describe('refusals and the queue', () => {
   it('closes 1008 without a session and for a foreign Origin; 1007 for an invalid request', async () => {
-    const anon = await ask(url, {
-      source: 'openai_api',
-      model: 'gpt_3_5',
-      new_conversation: true,
-      text_content: 'x',
-    });
+    const anon = await ask(url, apiAsk('x'));
     expect([anon.code, anon.reason]).toEqual([1008, 'errors.unauthorized']);
-    const foreign = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'x' },
-      { cookie: admin, origin: 'https://evil.example' },
-    );
+    const foreign = await ask(url, apiAsk('x'), { cookie: admin, origin: 'https://evil.example' });
     expect([foreign.code, foreign.reason]).toEqual([1008, 'errors.originNotAllowed']);
     const invalid = await ask(url, null, {
       cookie: admin,
@@ -621,11 +534,7 @@ describe('refusals and the queue', () => {
     /** Per write to the server's side of the connection: how many buffers it was given. */
     const pieces: number[] = [];
     onWrites((buffers) => pieces.push(buffers.length));
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 40' },
-      { cookie: admin },
-    );
+    const r = await ask(url, apiAsk('#long 40'), { cookie: admin });
     expect(r.code).toBe(1000);
     // Frames sent in one turn share a write; each is one buffer (before: a header and a payload, two each).
     expect(pieces.length).toBeGreaterThan(3);
@@ -655,11 +564,7 @@ describe('refusals and the queue', () => {
     // The reader is a Writable; a net.Socket's end() calls the Duplex one.
     const spies = [spy(Writable.prototype), spy(Duplex.prototype)];
     try {
-      const r = await ask(
-        url,
-        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hello' },
-        { cookie: admin },
-      );
+      const r = await ask(url, apiAsk('hello'), { cookie: admin });
       expect(r.code).toBe(1000);
       await closed;
     } finally {
@@ -673,11 +578,7 @@ describe('refusals and the queue', () => {
 
   it('refuses with the quota error frame and close 1008, charging nothing', async () => {
     const u = await userCookie((s) => (s.openai_api.total_ask_count = 0));
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'x' },
-      { cookie: u.cookie },
-    );
+    const r = await ask(url, apiAsk('x'), { cookie: u.cookie });
     expect(r.frames).toEqual([
       expect.objectContaining({ type: 'error', tip: 'errors.noAvailableTotalAskCount' }),
     ]);
@@ -687,52 +588,17 @@ describe('refusals and the queue', () => {
   it("another user's conversation is refused (10403 frame)", async () => {
     const owner = await userCookie();
     const other = await userCookie();
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'mine' },
-      { cookie: owner.cookie },
-    );
+    const r = await ask(url, apiAsk('mine'), { cookie: owner.cookie });
     const conv = messages(r.frames)[0]!.conversation_id;
     const parent = (await history(owner.cookie, conv)).current_node!;
-    const denied = await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: conv,
-        parent,
-        text_content: 'x',
-      },
-      { cookie: other.cookie },
-    );
+    const denied = await ask(url, apiFollowUp(conv, parent, 'x'), { cookie: other.cookie });
     expect(denied.frames[0]).toMatchObject({ type: 'error', tip: 'errors.accessDenied' });
-    const missing = await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: '00000000-0000-4000-8000-000000000000',
-        parent,
-        text_content: 'x',
-      },
-      { cookie: other.cookie },
-    );
+    const missing = await ask(url, apiFollowUp('00000000-0000-4000-8000-000000000000', parent, 'x'), {
+      cookie: other.cookie,
+    });
     expect(missing.frames[0]).toMatchObject({ type: 'error', tip: 'errors.conversationNotFound' });
     // A superuser may continue any conversation.
-    const bySuperuser = await ask(
-      url,
-      {
-        source: 'openai_api',
-        model: 'gpt_3_5',
-        new_conversation: false,
-        conversation_id: conv,
-        parent,
-        text_content: 'admin',
-      },
-      { cookie: admin },
-    );
+    const bySuperuser = await ask(url, apiFollowUp(conv, parent, 'admin'), { cookie: admin });
     expect(bySuperuser.code).toBe(1000);
   });
 
@@ -792,11 +658,7 @@ describe('refusals and the queue', () => {
     // 600 words sent 4 characters a chunk, 60 chunks a second: well over 10 s of stream; the test watches its
     // start. (The ~1 s flush interval itself is not timed here: that would fail on a busy machine.)
     emulator.setKnobs({ tokensPerSecond: 60, chunkSize: 4 });
-    const live = openAsk(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 600' },
-      u.cookie,
-    );
+    const live = openAsk(url, apiAsk('#long 600'), u.cookie);
     await until(
       () => live.frames.filter((f) => f.type === 'message' && f.message?.role === 'assistant').length > 40,
       10_000,
@@ -828,17 +690,9 @@ describe('refusals and the queue', () => {
   it('one ask at a time per user', async () => {
     const u = await userCookie();
     emulator.setKnobs({ tokensPerSecond: 100, chunkSize: 4 });
-    const first = openAsk(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 100' },
-      u.cookie,
-    );
+    const first = openAsk(url, apiAsk('#long 100'), u.cookie);
     await until(() => first.frames.some((f) => f.type === 'message'));
-    const second = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'x' },
-      { cookie: u.cookie },
-    );
+    const second = await ask(url, apiAsk('x'), { cookie: u.cookie });
     expect([second.code, second.reason]).toEqual([1008, 'errors.cannotConnectMoreThanOneClient']);
     first.close();
     await first.closed;

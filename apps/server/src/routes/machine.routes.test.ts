@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { startEmulator } from '@cc/upstream-emulator';
 import type { Emulator } from '@cc/upstream-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, openAsk, until } from '../test/chat-client';
+import { apiAsk, ask, openAsk, until } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -71,16 +71,8 @@ describe('servers', () => {
     const u2 = await t.createUser();
     const c1 = await t.login(u1.row.username, u1.password);
     const c2 = await t.login(u2.row.username, u2.password);
-    const first = openAsk(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 120' },
-      c1,
-    );
-    const second = openAsk(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: '#long 120' },
-      c2,
-    );
+    const first = openAsk(url, apiAsk('#long 120'), c1);
+    const second = openAsk(url, apiAsk('#long 120'), c2);
     await until(
       () => first.frames.some((f) => f.type === 'message') && second.frames.some((f) => f.type === 'message'),
     );
@@ -126,11 +118,7 @@ describe('servers', () => {
     // Update and delete.
     const updated = await post('/api/system/updateMachine', { id: alpha.id, weight: 3, status: 'disabled' });
     expect(updated.json().result).toMatchObject({ weight: 3, status: 'disabled' });
-    const none = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'nobody' },
-      { cookie: c1 },
-    );
+    const none = await ask(url, apiAsk('nobody'), { cookie: c1 });
     expect(none.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.config' });
     for (const id of [alpha.id, beta.id]) {
       expect(
@@ -153,11 +141,7 @@ describe('servers', () => {
       ).statusCode,
     ).toBe(404);
     // Without servers the configured (demo) upstream serves again.
-    const back = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'back' },
-      { cookie: c1 },
-    );
+    const back = await ask(url, apiAsk('back'), { cookie: c1 });
     expect(back.code).toBe(1000);
   });
 
@@ -199,12 +183,7 @@ describe('servers', () => {
     });
     const u = await t.createUser();
     const cookie = await t.login(u.row.username, u.password);
-    const asked = () =>
-      ask(
-        url,
-        { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'checked?' },
-        { cookie },
-      );
+    const asked = () => ask(url, apiAsk('checked?'), { cookie });
 
     const added = await post('/api/system/addMachine', { ...machine(a, 'typo'), port: dead });
     expect(added.statusCode).toBe(201);

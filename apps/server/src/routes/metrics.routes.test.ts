@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED_SECRET } from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
 import { updateUserSettings } from '../services/user.service';
-import { ask, connect, until } from '../test/chat-client';
+import { apiAsk, ask, connect, until } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -72,12 +72,7 @@ async function apiUser(patch?: (s: ReturnType<typeof joinSettings>) => void) {
   return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
 }
 
-const question = {
-  source: 'openai_api',
-  model: 'gpt_3_5',
-  new_conversation: true,
-  text_content: 'hi',
-} as const;
+const question = apiAsk('hi');
 
 describe('/metrics access', () => {
   it('refuses a caller without credentials (401) or with a wrong token (401), and an ordinary user (403)', async () => {

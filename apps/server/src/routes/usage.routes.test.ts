@@ -7,7 +7,6 @@ import {
   messageText,
 } from '@cc/contracts';
 import type {
-  AskRequest,
   AskResponse,
   ConversationHistory,
   MyUsage,
@@ -18,7 +17,7 @@ import type {
 import { joinSettings } from '../presenters/user.presenter';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { countTokens } from '../sources/tokens';
-import { ask } from '../test/chat-client';
+import { apiAsk, ask } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -83,13 +82,8 @@ describe('spend budgets over the real websocket', () => {
     const u = await user();
     const setting = joinSettings((await getUser(t.ctx, u.id)).setting, (await getUser(t.ctx, u.id)).counters);
     await updateUserSettings(t.ctx, u.id, { ...setting, credits: 1, daily_budget: 0.5 });
-    const request = {
-      source: 'openai_api',
-      model: 'gpt_3_5',
-      new_conversation: true,
-      text_content: 'hello there',
-    };
-    const r = await ask(url, request as AskRequest, { cookie: u.cookie });
+    const request = apiAsk('hello there');
+    const r = await ask(url, request, { cookie: u.cookie });
     expect(r.code, JSON.stringify(r.frames.at(-1))).toBe(1000);
     const [log] = await t.ctx.dbHandle.db
       .selectFrom('ask_logs')
@@ -111,7 +105,7 @@ describe('spend budgets over the real websocket', () => {
     expect(budget.total.left).toBeCloseTo(1 - fromMicros(cost), 6);
     // Less left than the next ask reserves (its question and 1000 output tokens): refused with the budget error.
     await updateUserSettings(t.ctx, u.id, { ...setting, credits: fromMicros(cost + 1000), daily_budget: -1 });
-    const refused = await ask(url, request as AskRequest, { cookie: u.cookie });
+    const refused = await ask(url, request, { cookie: u.cookie });
     expect(refused.frames.at(-1)).toMatchObject({ type: 'error', tip: 'errors.budgetSpent' });
     expect([refused.code, refused.reason]).toEqual([1008, 'errors.budgetSpent']);
   });
@@ -123,11 +117,7 @@ describe('tokens recorded per ask', () => {
 
   it("openai_api: the upstream's usage from the stream's final chunk, not estimated", async () => {
     const u = await user();
-    const r = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: question },
-      { cookie: u.cookie },
-    );
+    const r = await ask(url, apiAsk(question), { cookie: u.cookie });
     expect(r.code, JSON.stringify(r.frames.at(-1))).toBe(1000);
     const answer = await answerText(u.cookie, conversationOf(r.frames));
     const [log] = await logsOf(u.id);
@@ -142,11 +132,7 @@ describe('tokens recorded per ask', () => {
 
   it('openai_api without usage in the stream: counted with the tokenizer, marked estimated', async () => {
     const u = await user({ custom: true });
-    const pending = ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: question },
-      { cookie: u.cookie },
-    );
+    const pending = ask(url, apiAsk(question), { cookie: u.cookie });
     const stream = await upstream.next();
     stream.send('an answer of a provider that omits usage');
     stream.finish();
@@ -165,16 +151,12 @@ describe('tokens recorded per ask', () => {
     const u = await user({ custom: true });
     let answered: () => void = () => undefined;
     const arrived = new Promise<void>((resolve) => (answered = resolve));
-    const pending = ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: question },
-      {
-        cookie: u.cookie,
-        onFrame: (f) => {
-          if (f.type === 'message' && (f.delta || f.message?.role === 'assistant')) answered();
-        },
+    const pending = ask(url, apiAsk(question), {
+      cookie: u.cookie,
+      onFrame: (f) => {
+        if (f.type === 'message' && (f.delta || f.message?.role === 'assistant')) answered();
       },
-    );
+    });
     const stream = await upstream.next();
     stream.send('half an answer');
     // cut once the partial answer reached the client (so the server holds it)

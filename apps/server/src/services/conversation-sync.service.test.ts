@@ -6,7 +6,7 @@ import { taskRepository } from '../repositories/task.repository';
 import { updateUserSettings } from './user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { SYNC_TASK } from '../tasks/builtin';
-import { ask } from '../test/chat-client';
+import { apiAsk, ask } from '../test/chat-client';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -84,11 +84,7 @@ describe('openai_web conversation sync', () => {
     const hidden = await webConversation('Hidden upstream');
     const revived = await webConversation('Invalid locally');
     const upstreamOnly = await webConversation('Upstream only');
-    const apiRow = await ask(
-      url,
-      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'api' },
-      { cookie: owner.cookie },
-    );
+    const apiRow = await ask(url, apiAsk('api'), { cookie: owner.cookie });
     expect(apiRow.code).toBe(1000);
 
     await patchUpstream(renamed, { title: 'Renamed upstream' });

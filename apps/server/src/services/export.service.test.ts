@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationHistory } from '@cc/contracts';
+import type { ConversationHistory, WebChatMessage } from '@cc/contracts';
 import { exportFileName, historyMarkdown } from './export.service';
 
 describe('exportFileName', () => {
@@ -37,25 +37,33 @@ describe('historyMarkdown', () => {
     width: 1,
     height: 1,
   });
+  /** The first question of a web conversation, of images, files and text. */
+  const question = (
+    parts: (string | ReturnType<typeof image>)[],
+    more: Partial<WebChatMessage> = {},
+  ): WebChatMessage => ({
+    id: 'q',
+    source: 'openai_web',
+    role: 'user',
+    parent: null,
+    children: [],
+    content: { content_type: 'multimodal_text', parts },
+    ...more,
+  });
 
   it('keeps a question with only images and files, noting each by name', () => {
     const md = historyMarkdown(
       history(
         {
-          q: {
-            id: 'q',
-            source: 'openai_web',
-            role: 'user',
-            parent: null,
+          q: question([image('file-1'), image('file-2'), ''], {
             children: ['a'],
-            content: { content_type: 'multimodal_text', parts: [image('file-1'), image('file-2'), ''] },
             metadata: {
               attachments: [
                 { id: 'file-1', name: 'cat\n.png', size: 10 },
                 { id: 'file-3', name: 'notes.pdf', size: 5 },
               ],
             },
-          },
+          }),
           a: {
             id: 'a',
             source: 'openai_web',
@@ -79,14 +87,7 @@ describe('historyMarkdown', () => {
     const md = historyMarkdown(
       history(
         {
-          q: {
-            id: 'q',
-            source: 'openai_web',
-            role: 'user',
-            parent: null,
-            children: [],
-            content: { content_type: 'multimodal_text', parts: [image('file-1'), 'What is this?'] },
-          },
+          q: question([image('file-1'), 'What is this?']),
         },
         'q',
       ),

@@ -20,6 +20,21 @@ export interface AskOptions {
   raw?: string;
 }
 
+/** A new openai_api conversation's first question (gpt_3_5), with any other fields of the request. */
+export function apiAsk(text: string, more: Partial<AskRequestInput> = {}): AskRequestInput {
+  return { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: text, ...more };
+}
+
+/** A question in an openai_api conversation (gpt_3_5) under `parent`, with any other fields of the request. */
+export function apiFollowUp(
+  conversationId: string,
+  parent: string | null,
+  text: string,
+  more: Partial<AskRequestInput> = {},
+): AskRequestInput {
+  return apiAsk(text, { new_conversation: false, conversation_id: conversationId, parent, ...more });
+}
+
 /** A real websocket client: connects to /api/chat, sends one AskRequest, collects frames until the close. */
 export function ask(
   baseUrl: string,
