@@ -305,6 +305,87 @@ describe('login throttling', () => {
   });
 });
 
+describe('trusted devices', () => {
+  /** Default limits: 5 failed logins per account, 20 per address. */
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  const attempt = (fields: { username: string; password: string }, remoteAddress: string, device?: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: new URLSearchParams(fields).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(device === undefined ? {} : { cookie: `cc_device=${device}` }),
+      },
+      remoteAddress,
+    });
+  const creds = (u: { row: { username: string }; password: string }) => ({
+    username: u.row.username,
+    password: u.password,
+  });
+  /** The device cookie a login set. */
+  const deviceOf = (res: Awaited<ReturnType<typeof attempt>>) =>
+    res.cookies.find((c) => c.name === 'cc_device');
+  /** Someone elsewhere guesses wrong until the account is locked for every client it does not trust. */
+  const lockOut = async (username: string, address: string) => {
+    for (let i = 0; i < 5; i++)
+      expect((await attempt({ username, password: 'guess-' + i }, address)).statusCode).toBe(401);
+    expect((await attempt({ username, password: 'guess-5' }, address)).statusCode).toBe(429);
+  };
+
+  it('a lockout made by someone guessing elsewhere does not lock the user out of the browser they logged in on', async () => {
+    const owner = await app.createUser();
+    const first = await attempt(creds(owner), '10.0.7.1');
+    expect(first.statusCode).toBe(200);
+    const cookie = deviceOf(first)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth/login' });
+    expect(cookie.maxAge).toBeGreaterThanOrEqual(180 * 24 * 60 * 60);
+
+    await lockOut(owner.row.username, '10.0.7.66');
+    // Any other client, even with the right password, is refused for the window...
+    expect((await attempt(creds(owner), '10.0.7.1')).statusCode).toBe(429);
+    // ...but the owner's browser logs in, and gets its cookie renewed.
+    const again = await attempt(creds(owner), '10.0.7.1', cookie.value);
+    expect(again.statusCode).toBe(200);
+    expect(deviceOf(again)!.value).not.toBe(cookie.value);
+    expect((await attempt(creds(owner), '10.0.7.2', deviceOf(again)!.value)).statusCode).toBe(200);
+  });
+
+  it('trusts a browser only for the accounts that logged in on it, and not a forged cookie', async () => {
+    const [a, b] = [await app.createUser(), await app.createUser()];
+    const device = deviceOf(await attempt(creds(a), '10.0.8.1'))!.value;
+    await lockOut(b.row.username, '10.0.8.66');
+    expect((await attempt(creds(b), '10.0.8.1', device)).statusCode).toBe(429);
+
+    await lockOut(a.row.username, '10.0.8.67');
+    const [nonce, mac] = device.split('.') as [string, string];
+    const flipped = mac.slice(0, -1) + (mac.endsWith('A') ? 'B' : 'A');
+    for (const forged of [`${nonce}.${flipped}`, `${nonce.slice(0, -1)}x.${mac}`, 'junk', `${device}.extra`])
+      expect([forged, (await attempt(creds(a), '10.0.8.1', forged)).statusCode]).toEqual([forged, 429]);
+    expect((await attempt(creds(a), '10.0.8.1', device)).statusCode).toBe(200);
+  });
+
+  it("a trusted browser's failures count against that browser, and a shared browser keeps each account's trust", async () => {
+    const [a, b] = [await app.createUser(), await app.createUser()];
+    let device = deviceOf(await attempt(creds(a), '10.0.9.1'))!.value;
+    device = deviceOf(await attempt(creds(b), '10.0.9.1', device))!.value;
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await attempt({ username: a.row.username, password: 'typo-' + i }, '10.0.9.1', device)).statusCode,
+      ).toBe(401);
+    expect((await attempt(creds(a), '10.0.9.1', device)).statusCode).toBe(429);
+    // The account was not locked by them for anyone else; b's trust on the same browser is its own.
+    expect((await attempt(creds(a), '10.0.9.2')).statusCode).toBe(200);
+    await lockOut(b.row.username, '10.0.9.66');
+    expect((await attempt(creds(b), '10.0.9.1', device)).statusCode).toBe(200);
+  });
+});
+
 describe('sessions', () => {
   it('logout revokes the session server-side', async () => {
     const cookie = await t.login(ADMIN.username, ADMIN.password);

@@ -8,6 +8,7 @@ import { currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { presentUser } from '../presenters/user.presenter';
 import { login, logout } from '../services/auth.service';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, DEVICE_COOKIE_PATH } from '../services/device-trust';
 import { createUser } from '../services/user.service';
 
 /** Multipart login forms become a plain object before validation (urlencoded ones already are). */
@@ -56,8 +57,14 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
         password: request.body.password,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
+        device: request.cookies[DEVICE_COOKIE],
       });
       reply.setCookie(SESSION_COOKIE, result.token, cookieOptions(request, result.maxAgeSeconds));
+      reply.setCookie(DEVICE_COOKIE, result.device, {
+        ...cookieOptions(request, DEVICE_COOKIE_MAX_AGE_S),
+        path: DEVICE_COOKIE_PATH,
+        sameSite: 'strict',
+      });
       return ok(null);
     },
   );

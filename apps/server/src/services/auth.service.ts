@@ -6,6 +6,7 @@ import { nowIso } from '../repositories/executor';
 import { sessionRepository } from '../repositories/session.repository';
 import { userRepository } from '../repositories/user.repository';
 import { recordAudit } from './audit.service';
+import { deviceCookieAfterLogin, trustedDevice } from './device-trust';
 import { PASSWORD_RESET_REQUIRED, hashPassword, needsRehash, verifyPassword } from './password';
 
 /** Session digests are HMACs of the cookie token; the token itself is never stored. */
@@ -31,6 +32,8 @@ export interface LoginInput {
   /** Client address, for throttling and the session record. */
   ip: string;
   userAgent: string | undefined;
+  /** The browser's device cookie (`device-trust.ts`), if it sent one. */
+  device?: string;
 }
 
 export interface LoginResult {
@@ -43,9 +46,22 @@ export interface LoginResult {
 /** Failed logins one address may make across all accounts, as a multiple of the per-account limit. */
 const ADDRESS_LIMIT_FACTOR = 4;
 
-/** The two throttles: one per account, wherever the attempts come from, and one per client address. */
-function throttleKeys(input: LoginInput): { account: string; address: string } {
-  return { account: `login-user:${input.username.toLowerCase()}`, address: `login-ip:${input.ip}` };
+/** A password login that succeeded: its session, and the browser's device cookie, now trusted for the account. */
+export interface PasswordLoginResult extends LoginResult {
+  device: string;
+}
+
+/**
+ * The two throttles: one per account, wherever the attempts come from, and one per client address. A browser the
+ * account logged in on before counts its failures on its own instead of the account's (`trustedDevice`): a lockout
+ * made by someone guessing elsewhere does not lock its user out.
+ */
+function throttleKeys(ctx: AppContext, input: LoginInput): { account: string; address: string } {
+  const device = trustedDevice(ctx, input.device, input.username);
+  return {
+    account: device ? `login-device:${device}` : `login-user:${input.username.toLowerCase()}`,
+    address: `login-ip:${input.ip}`,
+  };
 }
 
 /**
@@ -74,9 +90,9 @@ async function reserveAttempt(ctx: AppContext, keys: { account: string; address:
  * Every attempt is in the audit log: a success under the user, a failure (wrong password, unknown or inactive
  * user, throttled) under the username tried.
  */
-export async function login(ctx: AppContext, input: LoginInput): Promise<LoginResult> {
+export async function login(ctx: AppContext, input: LoginInput): Promise<PasswordLoginResult> {
   const db = ctx.dbHandle.db;
-  const keys = throttleKeys(input);
+  const keys = throttleKeys(ctx, input);
   let found: UserRow | undefined;
   let user: UserRow;
   let reserved = false;
@@ -124,7 +140,7 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
       targetLabel: user.username,
     },
   );
-  return result;
+  return { ...result, device: deviceCookieAfterLogin(ctx, input.device, input.username) };
 }
 
 /** An imported (bcrypt) hash that just matched is replaced by our own, so the old format leaves with its last use. */

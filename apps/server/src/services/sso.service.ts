@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { ERRORS } from '@cc/contracts';
 import type { AppContext } from '../app-context';
@@ -14,6 +13,7 @@ import type { LoginResult } from './auth.service';
 import { claimInvite, recordInviteUse } from './invite.service';
 import { NO_LOCAL_PASSWORD } from './password';
 import { SSO_STATE_SECONDS, provider } from './sso-options';
+import { signFor, signedFor } from './signing';
 import { insertUser } from './user.service';
 
 /** How long a provider's discovery document is reused. */
@@ -86,24 +86,18 @@ interface StateCookie {
   expires: number;
 }
 
-const sign = (ctx: AppContext, body: string, key = ctx.secrets.sessionKey) =>
-  createHmac('sha256', key).update(`oidc-state.${body}`).digest('base64url');
+const STATE_PURPOSE = 'oidc-state';
 
 function sealState(ctx: AppContext, value: StateCookie): string {
   const body = Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${body}.${sign(ctx, body)}`;
+  return `${body}.${signFor(ctx, STATE_PURPOSE, body)}`;
 }
 
 /** The state cookie's content when its signature holds (current or rotated-out key) and it has not expired. */
 function openState(ctx: AppContext, cookie: string | undefined): StateCookie {
   const [body, mac] = (cookie ?? '').split('.');
   if (!body || !mac) throw new SsoError('failed');
-  const ok = [ctx.secrets.sessionKey, ...ctx.secrets.previousSessionKeys].some((key) => {
-    const expected = Buffer.from(sign(ctx, body, key));
-    const given = Buffer.from(mac);
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
-  if (!ok) throw new SsoError('failed');
+  if (!signedFor(ctx, STATE_PURPOSE, body, mac)) throw new SsoError('failed');
   const value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StateCookie;
   if (value.expires < Date.now()) throw new SsoError('failed');
   return value;
