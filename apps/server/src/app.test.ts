@@ -50,29 +50,38 @@ describe('HTTPS-only security headers', () => {
   });
 });
 
-describe('Content-Security-Policy img-src', () => {
+describe('Content-Security-Policy sources', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ http: { trust_proxy: ['127.0.0.1'] } });
   });
   afterAll(() => t.close());
 
-  const imgSrc = async (forwardedProto?: string) => {
+  const sourcesOf = async (directive: string, forwardedProto?: string) => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/healthz',
       headers: forwardedProto ? { 'x-forwarded-proto': forwardedProto } : {},
     });
     const csp = String(res.headers['content-security-policy']);
-    return /(?:^|;)\s*img-src ([^;]*)/.exec(csp)?.[1]?.trim().split(/\s+/);
+    return new RegExp(`(?:^|;)\\s*${directive} ([^;]*)`).exec(csp)?.[1]?.trim().split(/\s+/);
   };
 
   it("allows the page's own images, data:, blob: and https (click-to-load), never plain http or any scheme", async () => {
     for (const proto of [undefined, 'https']) {
-      const sources = await imgSrc(proto);
+      const sources = await sourcesOf('img-src', proto);
       expect(sources).toEqual(["'self'", 'data:', 'blob:', 'https:']);
       expect(sources).not.toContain('http:');
       expect(sources).not.toContain('*');
+    }
+  });
+
+  it("connects to the page's own host (its websocket included) and the upload hosts, no other websocket host", async () => {
+    for (const proto of [undefined, 'https']) {
+      const sources = (await sourcesOf('connect-src', proto))!;
+      expect(sources[0]).toBe("'self'");
+      for (const any of ['ws:', 'wss:', 'http:', 'https:', '*']) expect(sources).not.toContain(any);
+      for (const host of sources.slice(1)) expect(host).toMatch(/^https?:\/\/[^/]+$/);
     }
   });
 });

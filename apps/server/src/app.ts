@@ -106,11 +106,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
     styleSrc: ["'self'", "'unsafe-inline'"],
     scriptSrc: ["'self'"],
-    // Browser uploads go straight to the upstream's blob host (and, in demo mode, to the emulator's).
+    // 'self' covers the page's own websocket (ws: on http, wss: on https): a script that got in cannot open a socket
+    // to any other host. Browser uploads go straight to the upstream's blob host (and, in demo mode, the emulator's).
     connectSrc: [
       "'self'",
-      'ws:',
-      'wss:',
       ...ctx.runtime.current().openai_web.browser_upload_origins,
       ...(ctx.demo ? [ctx.demo.emulator.url] : []),
     ],
