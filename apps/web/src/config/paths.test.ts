@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeRedirect } from './paths';
+import { apiPaths, isSafeRedirect } from './paths';
 
 describe('isSafeRedirect', () => {
   it('accepts a path on this site, with its query and hash', () => {
@@ -23,5 +23,12 @@ describe('isSafeRedirect', () => {
       '/\u0000x',
     ])
       expect(isSafeRedirect(target), JSON.stringify(target)).toBe(false);
+  });
+});
+
+describe('apiPaths.renameConversation', () => {
+  it('sends the title, a blank one too (the conversation becomes untitled), encoded', () => {
+    expect(apiPaths.renameConversation('c1', '')).toBe('/api/conv/c1?title=');
+    expect(apiPaths.renameConversation('c1', 'A&B 计划')).toBe('/api/conv/c1?title=A%26B+%E8%AE%A1%E5%88%92');
   });
 });

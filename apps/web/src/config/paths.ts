@@ -76,7 +76,9 @@ export const apiPaths = {
   pinConversation: (id: string) => `${conv(id)}/pin`,
   searchConversations: (q: string) => withQuery('/api/conv/search', { q }),
   conversation: conv,
-  renameConversation: (id: string, title: string) => withQuery(conv(id), { title }),
+  /** A blank title is sent as one (the conversation becomes untitled), not left out. */
+  renameConversation: (id: string, title: string) =>
+    `${conv(id)}?${new URLSearchParams({ title }).toString()}`,
   currentNode: (id: string) => `${conv(id)}/current-node`,
   generateTitle: (id: string, messageId: string) =>
     withQuery(`${conv(id)}/gen_title`, { message_id: messageId }),

@@ -41,7 +41,9 @@ describe('describeRequestError', () => {
       422,
       '/api/user/me',
     );
-    expect(describeRequestError(e, t).message).toBe('password: T(validation.passwordRule)');
+    expect(describeRequestError(e, t).message).toBe(
+      'T(validation.field.password): T(validation.passwordRule)',
+    );
   });
 
   it("translates zod's own English messages by issue type", () => {
@@ -65,11 +67,28 @@ describe('describeRequestError', () => {
       },
     });
     expect(describeRequestError(e, en).message).toBe(
-      'nickname: Wrong kind of value; email: Too small or too short; page: Invalid value',
+      'Nickname: Wrong kind of value; Email: Too small or too short; Page: Invalid value',
     );
     expect(describeRequestError(e, zh).message).toBe(
-      'nickname: 值的类型不正确; email: 值过小或过短; page: 值无效',
+      '昵称: 值的类型不正确; 邮箱: 值过小或过短; 页码: 值无效',
     );
+  });
+
+  it('names a field in words wherever in the request it was, and never by its raw name', () => {
+    const e = apiError(422, {
+      code: 422,
+      message: 'errors.invalidParams',
+      result: {
+        detail: [
+          { loc: ['querystring', 'title'], msg: 'Invalid input', type: 'invalid_type' },
+          { loc: ['params', 'conversation_id'], msg: 'Invalid input', type: 'invalid_format' },
+          { loc: ['body', 'items', 2, 'password'], msg: 'validation.passwordRule', type: 'custom' },
+        ],
+      },
+    });
+    const message = describeRequestError(e, zh).message;
+    expect(message).toBe(`标题: 值的类型不正确; 格式不正确; 密码: ${zh('validation.passwordRule')}`);
+    expect(message).not.toMatch(/querystring|params|conversation_id|title/);
   });
 
   it('says Request Error for 5 s on a network error', () => {

@@ -59,6 +59,16 @@ export function translateIssue(msg: string, type: string | undefined, t: Transla
 }
 
 /**
+ * The field an issue is about, in words (`validation.field.<name>`: the last name of its location, past the part of
+ * the request — body, query string, path); '' when the UI has no words for it: a raw name is not shown.
+ */
+function fieldName(loc: readonly (string | number)[], t: Translate): string {
+  const name = [...loc].reverse().find((part) => typeof part === 'string');
+  if (name === undefined || !/^[a-z][a-z_]*$/.test(name)) return '';
+  return translateServerKey(`validation.field.${name}`, t);
+}
+
+/**
  * An error's `result` in words: a detail key translated with the error's params, validation issues translated;
  * anything else (server text, ids, structured data) is not shown.
  */
@@ -69,7 +79,7 @@ export function translateResult(result: unknown, t: Translate, params?: MessageP
   if (Array.isArray(detail)) {
     return (detail as ValidationIssue[])
       .map((issue) => {
-        const field = (issue.loc ?? []).filter((p) => p !== 'body' && p !== 'query').join('.');
+        const field = fieldName(issue.loc ?? [], t);
         const message = translateIssue(String(issue.msg ?? ''), issue.type, t);
         return field ? `${field}: ${message}` : message;
       })
