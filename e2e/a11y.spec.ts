@@ -165,3 +165,37 @@ for (const theme of THEMES) {
     });
   }
 }
+
+test('keyboard focus stays useful: after the new conversation form, after stop and after a regenerate, after a dialog from the user menu', async ({
+  page,
+}) => {
+  await useEnglish(page);
+  await login(page, '/login?redirect=/conversation');
+  const input = page.getByTestId('chat-input');
+
+  // The form is confirmed from the keyboard: the message box has the focus, so typing goes there.
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `Focus ${Date.now() % 100000}`);
+  await expect(input).toBeFocused();
+
+  // Stop is clicked while the answer stalls: the button gives way, the focus goes to the message box.
+  await send(page, '#fault:stall=4 a story');
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible();
+  await expect(input).toBeFocused();
+
+  // Regenerate: its button is replaced by the new answer; the focus goes to the message box.
+  await page.getByRole('button', { name: 'Regenerate' }).last().click();
+  await expect(input).toBeFocused();
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible();
+
+  // A dialog opened from the user menu gives the focus back to the menu's button when Escape closes it.
+  for (const item of ['Profile', 'Reset password', 'Preferences']) {
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: item }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await expect(page.getByTestId('user-menu'), item).toBeFocused();
+  }
+});

@@ -97,3 +97,17 @@ test('at 390 px the version, the drawer’s title and the profile’s asks left 
     );
   expect(beyond).toEqual([]);
 });
+
+test('at 390 px a superuser goes between the chat and the admin console through the account menu', async ({
+  page,
+}) => {
+  await useEnglish(page);
+  await login(page, '/login?redirect=/conversation');
+  await expect(page.getByRole('link', { name: 'Admin', exact: true })).toBeHidden();
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Admin', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\//);
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Chat', exact: true }).click();
+  await expect(page).toHaveURL(/\/conversation/);
+});

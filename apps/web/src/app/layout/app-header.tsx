@@ -5,11 +5,26 @@ import { UserIcon } from '../../components/icons';
 import { paths } from '../../config/paths';
 import { confirmLogout, openProfileModal, openResetPasswordModal } from '../../features/auth';
 import { openPreferencesModal } from '../../features/preferences';
+import { fromMenu } from '../../lib/focus';
 import { useUser } from '../../lib/session';
 import { LanguageMenu, ThemeMenu } from './header-menus';
 import { Brand, NotLoggedIn, VersionBadge, useCompactHeader } from './header-parts';
 
-function UserMenu({ nickname, compact }: { nickname: string; compact: boolean }) {
+/** The way between the chat and the admin console, for a superuser: a button beside the menus, in the menu on a phone. */
+interface AdminSwitch {
+  to: string;
+  label: string;
+}
+
+function UserMenu({
+  nickname,
+  compact,
+  adminSwitch,
+}: {
+  nickname: string;
+  compact: boolean;
+  adminSwitch: AdminSwitch | null;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
@@ -34,9 +49,17 @@ function UserMenu({ nickname, compact }: { nickname: string; compact: boolean })
         )}
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item onClick={openProfileModal}>{t('header.profile')}</Menu.Item>
-        <Menu.Item onClick={openResetPasswordModal}>{t('header.resetPassword')}</Menu.Item>
-        <Menu.Item onClick={openPreferencesModal}>{t('header.preferences')}</Menu.Item>
+        {adminSwitch && (
+          <>
+            <Menu.Item component={Link} to={adminSwitch.to} hiddenFrom="xs" data-testid="admin-switch-item">
+              {adminSwitch.label}
+            </Menu.Item>
+            <Menu.Divider hiddenFrom="xs" />
+          </>
+        )}
+        <Menu.Item onClick={fromMenu(openProfileModal)}>{t('header.profile')}</Menu.Item>
+        <Menu.Item onClick={fromMenu(openResetPasswordModal)}>{t('header.resetPassword')}</Menu.Item>
+        <Menu.Item onClick={fromMenu(openPreferencesModal)}>{t('header.preferences')}</Menu.Item>
         <Menu.Divider />
         <Menu.Item c="red" onClick={() => confirmLogout(() => void navigate(paths.login()))}>
           {t('auth.logout')}
@@ -55,6 +78,11 @@ export function AppHeader() {
   const { data: user } = useUser();
   const location = useLocation();
   const inAdmin = location.pathname.startsWith('/admin');
+  const adminSwitch: AdminSwitch | null = user?.is_superuser
+    ? inAdmin
+      ? { to: paths.conversation(), label: t('header.chat') }
+      : { to: paths.admin(), label: t('header.admin') }
+    : null;
   const compact = useCompactHeader();
   return (
     <Group h="100%" px={compact ? 'xs' : 'md'} justify="space-between" wrap="nowrap" gap={compact ? 6 : 'sm'}>
@@ -70,20 +98,18 @@ export function AppHeader() {
         )}
       </Group>
       <Group gap={compact ? 6 : 'xs'} wrap="nowrap">
-        {user?.is_superuser && (
-          <Button
-            component={Link}
-            to={inAdmin ? paths.conversation() : paths.admin()}
-            variant="subtle"
-            size="compact-sm"
-            visibleFrom="xs"
-          >
-            {inAdmin ? t('header.chat') : t('header.admin')}
+        {adminSwitch && (
+          <Button component={Link} to={adminSwitch.to} variant="subtle" size="compact-sm" visibleFrom="xs">
+            {adminSwitch.label}
           </Button>
         )}
         <ThemeMenu compact={compact} />
         <LanguageMenu compact={compact} />
-        {user ? <UserMenu nickname={user.nickname} compact={compact} /> : <NotLoggedIn compact={compact} />}
+        {user ? (
+          <UserMenu nickname={user.nickname} compact={compact} adminSwitch={adminSwitch} />
+        ) : (
+          <NotLoggedIn compact={compact} />
+        )}
       </Group>
     </Group>
   );

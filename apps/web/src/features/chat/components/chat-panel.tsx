@@ -294,6 +294,8 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     lastQuestion.current = { request, text: '', uploads: [], files: undefined };
     setBranchFrom(from);
     startAsk(request, action === 'next' ? makeTempUserMessage(source, text, model, undefined) : null);
+    // The button or the edit box that asked is replaced by the answer: the focus goes to the message box.
+    inputRef.current?.focus();
   };
 
   const handleSwitch = (conversationId: string, mapping: ConversationHistory['mapping'], id: string) => {
@@ -443,6 +445,16 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     ),
     [title, source, model, pluginIds, leading, user, history, userMarkdown],
   );
+  // A new conversation's form was just confirmed: the message box takes the focus (the dialog's buttons are gone).
+  const draftForm = target.kind === 'draft' ? target.draft : null;
+  useEffect(() => {
+    if (draftForm) inputRef.current?.focus();
+  }, [draftForm]);
+  // The stop button gives way to the send button, disabled: the focus goes to the message box, not to the page.
+  const stopAndFocus = useCallback(() => {
+    stop();
+    inputRef.current?.focus();
+  }, [stop]);
   const inputBox = useMemo(
     () => (
       <ChatInput
@@ -450,7 +462,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         value={input}
         onChange={setInput}
         onSend={onSend}
-        onStop={stop}
+        onStop={stopAndFocus}
         busy={busy}
         disabled={inputDisabled}
         onFiles={uploadsAllowed ? onFiles : undefined}
@@ -481,7 +493,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     [
       input,
       onSend,
-      stop,
+      stopAndFocus,
       busy,
       inputDisabled,
       uploadsAllowed,
