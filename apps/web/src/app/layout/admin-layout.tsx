@@ -27,7 +27,7 @@ export function AdminLayout() {
     <div className="cc-admin">
       <nav className="cc-admin-nav" aria-label={t('admin.navigation')}>
         <ScrollArea h="100%">
-          <Stack gap={2} p="xs">
+          <Stack gap={2} p="xs" className="cc-admin-nav-list">
             {ADMIN_PAGES.map((page) => (
               <NavLink
                 key={page}

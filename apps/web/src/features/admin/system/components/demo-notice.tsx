@@ -47,6 +47,8 @@ export function DemoNotice({ demo, onHide }: { demo: Demo; onHide: () => void })
       m="sm"
       mb={0}
       py="xs"
+      // In the chat page's column: kept whole (not squeezed by the conversation), at most half of it when open.
+      style={{ flexShrink: 0, maxHeight: '50%', overflowY: 'auto' }}
       data-testid="demo-notice"
     >
       <Text size="sm">
