@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse } from '@cc/contracts';
 import { getUser, updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { apiAsk, ask, openAsk, until } from '../test/chat-client';
-import { createTestApp, sqlRecorder } from '../test/harness';
+import { ADMIN, createTestApp, sqlRecorder } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
 // An OpenAI-style upstream whose streamed answer has no content at all (only a content filter verdict).
@@ -150,6 +150,40 @@ describe('what an ask leaves behind', () => {
         .executeTakeFirstOrThrow();
       expect(record).toEqual({ conversation_id: id });
     } finally {
+      live.close();
+      await live.closed;
+    }
+  });
+
+  it('a conversation destroyed while its answer streams: the answer ends, and its writes are not tried again for ever', async () => {
+    const u = await user();
+    const admin = await t.login(ADMIN.username, ADMIN.password);
+    const errors = vi.spyOn(t.ctx.log, 'error');
+    t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE, tokensPerSecond: 40 });
+    const live = openAsk(url, apiAsk('#long 200'), u.cookie);
+    try {
+      await until(() => assistantText(live.frames).length > 0, 10_000);
+      const conv = live.frames.find((f) => f.type === 'message' && f.conversation_id)!;
+      const id = conv.type === 'message' ? conv.conversation_id : '';
+      await t.ctx.answers.flush();
+      const vanished = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/conv/${id}/vanish`,
+        headers: { cookie: admin },
+      });
+      expect(vanished.statusCode).toBe(200);
+      // The writes of what arrives next fail (the conversation is gone) until the answer ends.
+      expect((await live.closed).code).not.toBe(1000);
+      const failedWrites = () =>
+        errors.mock.calls.filter(([, message]) =>
+          String(message).includes('writing a streaming answer failed'),
+        ).length;
+      const after = failedWrites();
+      for (let i = 0; i < 3; i++) await t.ctx.answers.flush();
+      expect(failedWrites()).toBe(after);
+    } finally {
+      errors.mockRestore();
+      t.ctx.demo!.emulator.setKnobs({ tokensPerSecond: 0 });
       live.close();
       await live.closed;
     }

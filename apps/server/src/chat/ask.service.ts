@@ -175,7 +175,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     await settleAsk(ctx, ended(run), null, { askId: run.askId, alongside: session.pendingTitle() });
     sink.close(CHAT_CLOSE.finished.code, CHAT_CLOSE.finished.reason);
   } catch (e) {
-    await session.flush().catch((err: unknown) => ctx.log.error({ err }, 'flushing a partial answer failed'));
+    await session.close().catch((err: unknown) => ctx.log.error({ err }, 'flushing a partial answer failed'));
     const shutdown = isAbort(e) && run.signal.reason === 'shutdown';
     await settleAsk(ctx, ended(run), e, { askId: run.askId, outcome: shutdown ? 'interrupted' : undefined });
     if (isAbort(e)) sink.close(...closeOfAbort(run.signal.reason as AbortCause));

@@ -50,6 +50,8 @@ export class StreamSession implements AnswerWriteSource {
   private writingItself = false;
   /** Messages were written as still streaming: the session's own next write finishes them. */
   private wroteStreaming = false;
+  /** The ask ended: its last write is its own, and the answer writer's batch takes nothing from it any more. */
+  private closed = false;
   private serverId: number | null = null;
   private lastAssistantId: string | null = null;
   private userMessage: ChatMessage | null = null;
@@ -248,6 +250,7 @@ export class StreamSession implements AnswerWriteSource {
    * leaves no record (and is refunded).
    */
   flush(final = false): Promise<void> {
+    if (final) this.closed = true;
     // One write at a time: the batch's and the session's own never interleave.
     const next = this.flushing.then(async () => {
       this.writingItself = true;
@@ -262,7 +265,8 @@ export class StreamSession implements AnswerWriteSource {
         }
       } finally {
         this.writingItself = false;
-        if (final) this.ctx.answers.forget(this);
+        // An ended ask's write that failed is not tried again by the batch (its conversation may be gone).
+        if (this.closed) this.ctx.answers.forget(this);
         else if (this.dirty.size > 0) this.ctx.answers.mark(this);
       }
     });
@@ -270,9 +274,18 @@ export class StreamSession implements AnswerWriteSource {
     return next;
   }
 
-  /** The answer writer's batch: what changed since the last write (none while the session writes itself). */
+  /** The ask failed or was stopped: what arrived and is not written yet is written now, the session's last write. */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.flush();
+  }
+
+  /**
+   * The answer writer's batch: what changed since the last write (none while the session writes itself, nor once
+   * the ask ended).
+   */
   take(written: Promise<void>): AnswerWrite | null {
-    if (this.writingItself) return null;
+    if (this.writingItself || this.closed) return null;
     const write = this.collect(false, true);
     if (write) this.flushing = this.flushing.then(() => written).catch(() => undefined);
     return write;
