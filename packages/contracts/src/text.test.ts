@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTitle, hasInvisible, oneLine, withoutInvisible } from './text';
+import { cleanTitle, clip, hasInvisible, oneLine, withoutInvisible } from './text';
 
 describe('invisible characters', () => {
   it('finds control and invisible format characters and nothing else', () => {
@@ -10,6 +10,7 @@ describe('invisible characters', () => {
       'x\u202Egnp.exe',
       'zero\u200Bwidth',
       '\uFEFFbom',
+      'half \uD83D of an emoji',
     ]) {
       expect(hasInvisible(text), JSON.stringify(text)).toBe(true);
     }
@@ -31,5 +32,15 @@ describe('invisible characters', () => {
     expect(oneLine('\u0000\u200B')).toBe('');
     expect(cleanTitle('\u200B \n')).toBeNull();
     expect(cleanTitle('Plan\r\nfor 2027')).toBe('Plan for 2027');
+  });
+});
+
+describe('clip', () => {
+  it('cuts to at most max units, never through an emoji', () => {
+    expect(clip('abc', 3)).toBe('abc');
+    expect(clip('abcd', 3)).toBe('abc');
+    expect(clip('ab😀c', 3)).toBe('ab');
+    expect(clip('ab😀c', 4)).toBe('ab😀');
+    expect(() => encodeURIComponent(clip(`${'a'.repeat(79)}😀b`, 80))).not.toThrow();
   });
 });

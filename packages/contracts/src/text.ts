@@ -1,6 +1,7 @@
 // No schema here: the web's route guard checks redirects with it before any page loads zod.
-const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
-const EVERY_INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+// Cs: half of a character outside the basic plane, alone (no text: encodeURIComponent throws on it).
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/u;
+const EVERY_INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
 
 /**
  * Whether a text holds control characters (NUL, newlines, escapes) or invisible format characters (zero-width spaces,
@@ -30,4 +31,14 @@ export function oneLine(text: string): string {
 export function cleanTitle(title: string | null): string | null {
   if (title === null) return null;
   return oneLine(title) || null;
+}
+
+/**
+ * The text cut to at most `max` UTF-16 units, never between the two halves of a character outside the basic plane
+ * (an emoji): half a character is no text (`encodeURIComponent` throws on it, a database keeps a replacement sign).
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

@@ -1,3 +1,4 @@
+import { clip } from '@cc/contracts';
 import type { AskRequest } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { AskInput, SourceAdapter } from '../sources/types';
@@ -41,6 +42,6 @@ export async function finishTitle(
       ctx.log.warn({ err }, 'title generation failed');
       return null;
     });
-  const chosen = title ?? (input.text.trim().slice(0, FALLBACK_TITLE_LENGTH) || null);
+  const chosen = title ?? (clip(input.text.trim(), FALLBACK_TITLE_LENGTH) || null);
   if (chosen) session.setTitle(chosen);
 }

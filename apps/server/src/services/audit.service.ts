@@ -1,4 +1,4 @@
-import { MASKED_SECRET } from '@cc/contracts';
+import { MASKED_SECRET, clip } from '@cc/contracts';
 import type { AuditAction, AuditOutcome, AuditPage, AuditQuery, AuditTargetType } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { presentAuditEntry } from '../presenters/audit.presenter';
@@ -107,12 +107,13 @@ export async function recordAudit(
   await auditLogRepository(db).insert({
     time: new Date().toISOString(),
     actor_id: actor.id,
-    actor_name: actor.name.slice(0, 255),
+    actor_name: clip(actor.name, 255),
     address: actor.address?.slice(0, 64) ?? null,
     action: record.action,
     target_type: record.targetType,
     target_id: record.targetId === undefined || record.targetId === null ? null : String(record.targetId),
-    target_label: record.targetLabel?.slice(0, 255) ?? null,
+    target_label:
+      record.targetLabel === undefined || record.targetLabel === null ? null : clip(record.targetLabel, 255),
     changes: JSON.stringify(scrubbed({ ...record.changes, ...record.context })),
     outcome: record.outcome ?? 'success',
   });

@@ -1,3 +1,4 @@
+import { clip } from '@cc/contracts';
 import type { SyncStop, SyncSummary } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import { conversationRepository } from '../repositories/conversation.repository';
@@ -48,7 +49,7 @@ async function listUpstream(
     const got = r?.items ?? [];
     for (const item of got) {
       items.set(item.id, {
-        title: item.title ? item.title.slice(0, 256) : null,
+        title: item.title ? clip(item.title, 256) : null,
         createTime: isoOf(item.create_time),
         updateTime: isoOf(item.update_time),
       });

@@ -1,4 +1,4 @@
-import { ERROR_DETAILS, MAX_OWN_LIST_PAGE, MAX_PINNED_CONVERSATIONS } from '@cc/contracts';
+import { ERROR_DETAILS, MAX_OWN_LIST_PAGE, MAX_PINNED_CONVERSATIONS, clip } from '@cc/contracts';
 import type {
   ChatSource,
   ConversationBulkRequest,
@@ -293,7 +293,7 @@ export async function generateTitle(
         AbortSignal.timeout(10_000),
       ).catch(() => null);
     }
-    title ??= question.trim().slice(0, 40) || null;
+    title ??= clip(question.trim(), 40) || null;
   }
   if (!title) throw fail.generateTitleFailed();
   await conversationRepository(ctx.dbHandle.db).update(row.conversation_id, { title });

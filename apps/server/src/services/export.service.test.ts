@@ -17,6 +17,12 @@ describe('exportFileName', () => {
   it('keeps at most 80 characters', () => {
     expect(exportFileName('x'.repeat(200), 'md')).toBe(`${'x'.repeat(80)}.md`);
   });
+
+  it('never cuts an emoji in half at the 80th character (the download header could not be written)', () => {
+    const name = exportFileName(`${'a'.repeat(79)}😀b`, 'md');
+    expect(name).toBe(`${'a'.repeat(79)}.md`);
+    expect(() => encodeURIComponent(name)).not.toThrow();
+  });
 });
 
 describe('historyMarkdown', () => {

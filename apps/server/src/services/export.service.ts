@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
-import { ERROR_DETAILS, messageText, oneLine } from '@cc/contracts';
+import { ERROR_DETAILS, clip, messageText, oneLine } from '@cc/contracts';
 import type {
   ApiChatMessage,
   ChatMessage,
@@ -23,11 +23,13 @@ import { getUser } from './user.service';
 
 /** A file name from a title: no path separators, control or invisible characters, at most 80 characters. */
 export function exportFileName(title: string | null, extension: string): string {
-  const base = oneLine(title ?? '')
-    .replace(/[\\/:*?"<>|]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 80);
+  const base = clip(
+    oneLine(title ?? '')
+      .replace(/[\\/:*?"<>|]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    80,
+  );
   return `${base || 'conversation'}.${extension}`;
 }
 
@@ -271,7 +273,7 @@ export async function importConversation(
     const inserted = await conversationRepository(trx).insert({
       conversation_id: conversationId,
       source: 'openai_api',
-      title: doc.title?.slice(0, 256) ?? null,
+      title: doc.title === undefined || doc.title === null ? null : clip(doc.title, 256),
       user_id: user.id,
       is_valid: 1,
       is_public: 0,

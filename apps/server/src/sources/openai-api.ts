@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_DETAILS, messageText } from '@cc/contracts';
+import { ERROR_DETAILS, clip, messageText } from '@cc/contracts';
 import type { ApiChatMessage } from '@cc/contracts';
 import { fail } from '../errors/app-error';
 import { UpstreamEndedWithoutDone, UpstreamError } from './errors';
@@ -220,5 +220,5 @@ export async function generateApiTitle(
   );
   const body = await res.json<{ choices?: { message?: { content?: string } }[] }>();
   const title = body.choices?.[0]?.message?.content?.trim().replace(/^["'“”]+|["'“”.]+$/g, '');
-  return title ? title.slice(0, 80) : null;
+  return title ? clip(title, 80) : null;
 }
