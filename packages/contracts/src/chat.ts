@@ -5,10 +5,12 @@ import { ChatMessage } from './message';
 import { ChatSource } from './model-schemas';
 import { MAX_ASK_TEXT_CHARS } from './limits';
 import { MAX_IMAGES_PER_ASK, MAX_PLUGINS_PER_CONVERSATION } from './models';
-import { withoutInvisible } from './text';
+import { oneLine, withoutInvisible } from './text';
 
 export const Attachment = z.object({
-  name: z.string().max(512),
+  // The name others see (a share page, an export): on one line, without control or invisible characters — a
+  // right-to-left override would show "invoice<RLO>fdp.exe" as "invoiceexe.pdf".
+  name: z.string().max(512).transform(oneLine),
   id: z.string().max(256),
   size: z.number().int().min(0),
   mime_type: z.string().max(256).nullable().optional(),

@@ -6,7 +6,7 @@ import type {
   ShareRead,
   SharedConversation,
 } from '@cc/contracts';
-import { OpenaiWebFileId } from '@cc/contracts';
+import { OpenaiWebFileId, oneLine } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { ConversationRow, ShareRow, UserRow } from '../db/schema';
 import { fail, isAppError } from '../errors/app-error';
@@ -52,7 +52,11 @@ export function currentPath(history: Pick<ConversationHistory, 'mapping' | 'curr
 function publicMessage(message: ChatMessage, next: string | undefined): ChatMessage {
   const children = next ? [next] : [];
   if (message.source === 'openai_web' && message.metadata?.attachments) {
-    const attachments = message.metadata.attachments.map((a) => ({ name: a.name, id: a.id, size: a.size }));
+    const attachments = message.metadata.attachments.map((a) => ({
+      name: oneLine(a.name),
+      id: a.id,
+      size: a.size,
+    }));
     return { ...message, children, metadata: { ...message.metadata, attachments } };
   }
   return { ...message, children };
