@@ -27,14 +27,18 @@ const CLIENT_ERROR_DETAILS: Record<string, string> = {
 };
 
 /**
- * Busboy's error when the body ends inside a multipart form (a dropped or cut-off upload). It has no code, only
- * this message; the client sent too little, so it is a 400, not a server failure.
+ * Busboy's errors when the body ends inside a multipart form (a dropped or cut-off upload): "Unexpected end of
+ * multipart data" on the form, and "Part terminated early due to unexpected end of multipart data" ("Preamble …"
+ * before the first part) on the part being read, which is the file stream a route pipes from. Busboy raises them
+ * as plain `Error`s, without a code or a class of their own, and @fastify/multipart passes them on as they are
+ * (it tells them apart by message too), so the message is all there is. The client sent too little: a 400.
  */
-const MULTIPART_TRUNCATED = 'Unexpected end of multipart data';
+const MULTIPART_TRUNCATED =
+  /^(?:(?:Part|Preamble) terminated early due to u|U)nexpected end of multipart data$/;
 
 /** Whether an error is the one of a multipart body that ended too early (answered 400 `multipartTruncated`). */
 export function isTruncatedMultipart(error: unknown): boolean {
-  return error instanceof Error && error.message === MULTIPART_TRUNCATED && !(error as FastifyError).code;
+  return error instanceof Error && MULTIPART_TRUNCATED.test(error.message) && !(error as FastifyError).code;
 }
 
 /** Seconds until @fastify/rate-limit lets the client in again (it sets `retry-after` before refusing). */

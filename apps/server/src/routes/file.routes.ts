@@ -24,7 +24,6 @@ import {
   openaiWebDownloadUrl,
   openaiWebFileContent,
   relayToOpenaiWeb,
-  servedContentType,
   startUpload,
   uploadLocalFile,
 } from '../services/file.service';
@@ -48,19 +47,33 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       const actor = currentUser(request).user;
-      const part = await request
-        .file({ limits: { fileSize: ctx.config.data.max_file_upload_size, files: 1 } })
-        .catch((e: unknown) => {
-          throw isTruncatedMultipart(e) ? e : fail.invalidRequest(ERROR_DETAILS.multipartExpected);
-        });
+      // One file part. Busboy refuses a second one (`files: 1`), but only a reader that goes on to the end of the
+      // form hears of it: `request.file()` stops at the first part and would let a second file pass unnoticed.
+      const form = request.files({ limits: { fileSize: ctx.config.data.max_file_upload_size, files: 1 } });
+      const first = await form.next().catch((e: unknown) => {
+        throw isTruncatedMultipart(e) ? e : fail.invalidRequest(ERROR_DETAILS.multipartExpected);
+      });
+      const part = first.done ? undefined : first.value;
       if (!part || part.fieldname !== 'file') {
         part?.file.resume();
         throw fail.invalidRequest(ERROR_DETAILS.multipartExpected);
       }
+      const restOfForm = async () => {
+        const next = await form.next().catch((e: unknown) => {
+          throw e instanceof app.multipartErrors.FilesLimitError
+            ? fail.invalidRequest(ERROR_DETAILS.multipartLimit)
+            : e;
+        });
+        if (!next.done) {
+          next.value.file.resume();
+          throw fail.invalidRequest(ERROR_DETAILS.multipartLimit);
+        }
+      };
       const row = await uploadLocalFile(ctx, {
         actor,
         file: { stream: part.file, filename: part.filename, mimetype: part.mimetype },
         useCase: request.query.use_case,
+        restOfForm,
       });
       return reply.status(201).send(ok(presentFile(row), 201));
     },
@@ -70,11 +83,15 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/files/local/download/:id',
     { config: access, schema: { tags, params: FileIdParams } },
     async (request, reply) => {
-      const { row, size, stream } = await openLocalFile(ctx, currentUser(request).user, request.params.id);
+      const { row, size, stream, contentType } = await openLocalFile(
+        ctx,
+        currentUser(request).user,
+        request.params.id,
+      );
       return sendDownload(reply, {
         body: stream,
         size,
-        contentType: servedContentType(row.content_type),
+        contentType,
         fileName: row.original_filename,
       });
     },

@@ -47,6 +47,15 @@ function cleanMimeType(type: string | null | undefined): string | null {
   return MIME_PATTERN.test(bare) && bare.length <= 255 ? bare : null;
 }
 
+/**
+ * The client's type for an upload whose bytes are not a known image: an image type is a claim the bytes did not
+ * bear out (HTML as "image/png"), so it becomes opaque bytes; other types are kept for display.
+ */
+function declaredContentType(type: string): string {
+  const bare = cleanMimeType(type);
+  return bare && !bare.startsWith('image/') ? bare : FALLBACK_TYPE;
+}
+
 /** The type a stored or relayed file is served with: a known raster image type, else opaque bytes. */
 export function servedContentType(type: string | null | undefined): string {
   const bare = cleanMimeType(type);
@@ -162,6 +171,11 @@ export interface LocalUploadInput {
   file: { stream: Readable & { truncated?: boolean }; filename: string; mimetype: string };
   /** Declared use; without it images are `multimodal`, other files `my_files`. */
   useCase?: FileUseCase;
+  /**
+   * Reads the rest of the request once the file's bytes are on disk, before anything is recorded: throwing refuses
+   * the upload (a second file part, a form cut off after the file) and the stored bytes are removed.
+   */
+  restOfForm?: () => Promise<void>;
 }
 
 function discard(stream: Readable): void {
@@ -203,6 +217,7 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
   }
   try {
     if (file.stream.truncated) throw fail.fileTooLarge({ max_size: maxSize });
+    await input.restOfForm?.();
     const { size } = await stat(dest);
     const image = await imageSizeFromFile(dest).catch(() => null);
     const imageType = image?.type ? IMAGE_TYPES[image.type] : undefined;
@@ -213,7 +228,7 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
       id,
       original_filename: sanitizeFilename(file.filename),
       size,
-      content_type: imageType ?? cleanMimeType(file.mimetype) ?? FALLBACK_TYPE,
+      content_type: imageType ?? declaredContentType(file.mimetype),
       storage_name: id,
       uploader_id: actor.id,
       upload_time: new Date().toISOString(),
@@ -230,18 +245,28 @@ export async function uploadLocalFile(ctx: AppContext, input: LocalUploadInput):
   }
 }
 
-/** A stored file's bytes, for its uploader or a superuser. */
+/**
+ * A stored file's bytes, for its uploader or a superuser, and the type to serve them with: an image type only if
+ * the server read the image from the bytes at upload (it records the dimensions then), so a record from before
+ * that check, with the client's image type for other bytes, is served as opaque bytes.
+ */
 export async function openLocalFile(
   ctx: AppContext,
   actor: UserRow,
   id: string,
-): Promise<{ row: FileRow; size: number; stream: Readable }> {
+): Promise<{ row: FileRow; size: number; stream: Readable; contentType: string }> {
   const row = await getFileFor(ctx, actor, id);
   if (!row.storage_name) throw fail.notFound(ERROR_DETAILS.fileNoServerCopy);
   const file = path.join(uploadsDir(ctx), row.storage_name);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw fail.notFound(ERROR_DETAILS.fileMissingOnServer);
-  return { row, size: info.size, stream: createReadStream(file) };
+  const readAsImage = row.width !== null && row.height !== null;
+  return {
+    row,
+    size: info.size,
+    stream: createReadStream(file),
+    contentType: readAsImage ? servedContentType(row.content_type) : FALLBACK_TYPE,
+  };
 }
 
 /**
