@@ -53,6 +53,15 @@ export const GenTitleQuery = z.object({ message_id: z.string().min(1) });
 /** A boolean in a query string: `true`/`false` (or `1`/`0`). */
 export const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/**
+ * Search text: NUL characters dropped (neither database can search one; a stray one in a search box should not cost
+ * the search), then trimmed.
+ */
+const SearchText = z
+  .string()
+  .overwrite((text) => text.replaceAll('\u0000', ''))
+  .trim();
+
 /** Sort direction of a paged list. */
 export const SortOrder = z.enum(['asc', 'desc']);
 export type SortOrder = z.infer<typeof SortOrder>;
@@ -70,7 +79,7 @@ export const ListAllQuery = z.object({
   /** Only conversations no user owns (e.g. found by a sync). */
   unassigned: QueryBool.optional(),
   /** Case-insensitive part of the title or of a message's text, or the start of the conversation id. */
-  q: z.string().trim().min(1).max(256).optional(),
+  q: SearchText.min(1).max(256).optional(),
   /** Sort column (default: last update); ties by id. */
   sort: z.enum(['update_time', 'create_time', 'title']).default('update_time'),
   order: SortOrder.default('desc'),
@@ -83,7 +92,7 @@ export type ListAllQuery = z.infer<typeof ListAllQuery>;
 /** `GET /api/conv/search`: the user's own conversations whose title or message text contains `q`. */
 export const ConversationSearchQuery = z.object({
   /** Any part of a title or message, case-insensitive; one character is enough (e.g. `巴`). */
-  q: z.string().trim().min(1).max(200),
+  q: SearchText.min(1).max(200),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export type ConversationSearchQuery = z.infer<typeof ConversationSearchQuery>;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
+import { conversationRepository } from './conversation.repository';
 import { SEARCH_WINDOWS, searchRepository } from './search.repository';
 import type { SearchRow, SearchWindows } from './search.repository';
 
@@ -169,6 +170,101 @@ describe('searchRepository.messages', () => {
       (r) => r.message_id,
     );
     expect(ids).toEqual(['m-00015']);
+  });
+});
+
+describe('the query text', () => {
+  const TITLE = 'Ünïcödé ÄÖÜ Straße 巴黎 Emoji';
+
+  beforeAll(async () => {
+    const now = new Date().toISOString();
+    // No messages: the message searches above keep their answers.
+    await t.ctx.dbHandle.db
+      .insertInto('conversations')
+      .values({
+        conversation_id: 'own-unicode',
+        source: 'openai_api',
+        title: TITLE,
+        user_id: ownerId,
+        is_valid: 1,
+        is_public: 0,
+        create_time: now,
+        update_time: now,
+      })
+      .execute();
+  });
+
+  it('drops a NUL (which neither database can search): fox\\0 searches fox, NULs alone find nothing', async () => {
+    const repo = searchRepository(t.ctx.dbHandle.db, SMALL);
+    for (const [q, as] of [
+      ['alpha\0', 'alpha'],
+      ['de\0', 'de'],
+      ['\0ec\0ho', 'echo'],
+      ['x\0', 'x'],
+      ['\0巴黎', '巴黎'],
+    ] as const)
+      expectNewest(await repo.messages(ownerId, q, 10), as, 10);
+    expect((await repo.titles(ownerId, 'Chat\0', 50)).map((r) => r.conversation_id).sort()).toEqual([
+      'own-0',
+      'own-1',
+      'own-2',
+      'own-3',
+      'own-4',
+    ]);
+    for (const q of ['\0', '\0\0\0']) {
+      expect(await repo.messages(ownerId, q, 10), JSON.stringify(q)).toEqual([]);
+      expect(await repo.titles(ownerId, q, 10), JSON.stringify(q)).toEqual([]);
+    }
+    // The admin list's filter (title, message text or id prefix).
+    const conversations = conversationRepository(t.ctx.dbHandle.db);
+    expect(await conversations.countMatching({ matching: 'golf\0' })).toBe(
+      await conversations.countMatching({ matching: 'golf' }),
+    );
+    expect(await conversations.countMatching({ matching: 'go\0lf' })).toBeGreaterThan(0);
+    expect(await conversations.countMatching({ matching: '\0\0\0' })).toBe(0);
+  });
+
+  it('finds a title by its letters outside ASCII in any case', async () => {
+    const repo = searchRepository(t.ctx.dbHandle.db, SMALL);
+    const conversations = conversationRepository(t.ctx.dbHandle.db);
+    for (const q of [
+      'Ünïcödé',
+      'ünïcödé',
+      'ÜNÏCÖDÉ',
+      'ÄÖÜ',
+      'äöü',
+      'Äöü',
+      'ü',
+      'Ö',
+      'ïc',
+      'Straße',
+      'STRAẞE',
+      '巴',
+    ]) {
+      expect(
+        (await repo.titles(ownerId, q, 10)).map((r) => r.conversation_id),
+        q,
+      ).toEqual(['own-unicode']);
+      // The admin list's filter (messages hold Straße and 巴 too).
+      expect(
+        (await conversations.list({ matching: q })).map((c) => c.conversation_id),
+        q,
+      ).toContain('own-unicode');
+    }
+    // Only the letters themselves: not ß for SS, nor a letter for another.
+    for (const q of ['STRASSE', 'äöu', 'unicode']) expect(await repo.titles(ownerId, q, 10), q).toEqual([]);
+  });
+
+  it('takes a long query of many different letters', async () => {
+    // Every letter with an other-case form outside ASCII is a replace() around the title on SQLite.
+    const capitals = [];
+    for (let code = 0x100; capitals.length < 256; code++) {
+      const ch = String.fromCodePoint(code);
+      if (ch.toLowerCase() !== ch && ch.toLowerCase().length === 1) capitals.push(ch);
+    }
+    const q = capitals.join('');
+    expect(await searchRepository(t.ctx.dbHandle.db).titles(ownerId, q, 10)).toEqual([]);
+    expect(await conversationRepository(t.ctx.dbHandle.db).countMatching({ matching: q })).toBe(0);
   });
 });
 

@@ -26,9 +26,61 @@ export function trigramUsable(q: string): boolean {
   return [...q].length >= 3;
 }
 
+/**
+ * The query as the databases can search it: without NUL characters, which neither can take (FTS5 fails its query
+ * with "unterminated string", SQLite's LIKE stops reading its pattern there, PostgreSQL's text cannot hold one), so
+ * that `fox\0` searches `fox`. A query of nothing else finds nothing.
+ */
+function searchable(q: string): string {
+  return q.replaceAll('\u0000', '');
+}
+
+/** A condition no row meets. */
+const NOTHING = sql<SqlBool>`1 = 0`;
+
 /** An FTS5 query for the exact substring `q` (one phrase; quotes doubled). */
 function ftsPhrase(q: string): string {
   return `"${q.replace(/"/g, '""')}"`;
+}
+
+/** `ch` in lower case when that is one character too (`İ`'s is two: it stays as it is). */
+function lowerChar(ch: string): string {
+  const lower = ch.toLowerCase();
+  return [...lower].length === 1 ? lower : ch;
+}
+
+/** Each lower-case letter outside ASCII and its other-case forms (`ä` → `Ä`; `å` → `Å` and the Ångström sign). */
+let upperForms: Map<string, string[]> | undefined;
+
+function upperFormsOf(ch: string): string[] {
+  if (!upperForms) {
+    // Every cased letter is below U+20000 (12 ms, once).
+    upperForms = new Map();
+    for (let code = 0x80; code < 0x20000; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const form = String.fromCodePoint(code);
+      const lower = lowerChar(form);
+      if (lower !== form && lower.codePointAt(0)! >= 0x80)
+        upperForms.set(lower, [...(upperForms.get(lower) ?? []), form]);
+    }
+  }
+  return upperForms.get(ch) ?? [];
+}
+
+/**
+ * `column` contains `q` on SQLite, case-insensitive beyond ASCII too: SQLite's LIKE and lower() know the case of
+ * ASCII letters only (`Ü` is not `ü` to them). The query is lowered one character at a time, and in the column each
+ * other-case form of the query's letters outside ASCII is replaced by its lower case (a letter the query does not
+ * hold cannot be part of a match, so no other needs it): `Ünïcödé` replaces `Ü`, `Ï`, `Ö` and `É` before
+ * `like '%ünïcödé%'`. An ASCII query is a plain LIKE (so the Kelvin sign is not `k` here). A LIKE '%…%' uses no
+ * index either way: the rest of the query bounds the rows read.
+ */
+function sqliteContains(q: string, column: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  const lowered = [...q].map(lowerChar).join('');
+  let folded = column;
+  for (const ch of new Set(lowered))
+    for (const form of upperFormsOf(ch)) folded = sql`replace(${folded}, ${form}, ${ch})`;
+  return sql<SqlBool>`${folded} like ${containsPattern(lowered)} escape '\\'`;
 }
 
 type MessagesEb = ExpressionBuilder<Database, 'messages'>;
@@ -84,7 +136,7 @@ function textContains(db: Executor, q: string) {
           .select('message_search.message_id')
           .where(sql<boolean>`message_search match ${ftsPhrase(q)}`),
       );
-  return (eb: MessagesEb) => eb('messages.text', 'like', sql<string>`${containsPattern(q)} escape '\\'`);
+  return () => sqliteContains(q, sql.ref('messages.text'));
 }
 
 /**
@@ -95,7 +147,7 @@ function textContains(db: Executor, q: string) {
 async function sqliteMessages(db: Executor, userId: number, q: string, limit: number): Promise<SearchRow[]> {
   const match = trigramUsable(q)
     ? sql`message_search match ${ftsPhrase(q)}`
-    : sql`s.text like ${containsPattern(q)} escape '\\'`;
+    : sqliteContains(q, sql.ref('s.text'));
   const result = await sql<SearchRow>`
     select c.conversation_id, c.title, c.source, c.current_model, m.id as message_id, m.role, m.text,
       m.create_time as time
@@ -234,12 +286,15 @@ async function withoutSequentialScans<T>(db: Executor, fn: (trx: Executor) => Pr
 export function searchRepository(db: Executor, windows: SearchWindows = SEARCH_WINDOWS) {
   return {
     /** The newest messages of `userId`'s valid conversations whose text contains `q`. */
-    messages(userId: number, q: string, limit: number): Promise<SearchRow[]> {
+    async messages(userId: number, query: string, limit: number): Promise<SearchRow[]> {
+      const q = searchable(query);
+      if (q === '') return [];
       if (dialectOf(db) === 'sqlite') return sqliteMessages(db, userId, q, limit);
       return postgresMessages(db, userId, q, limit, windows);
     },
     /** The newest of `userId`'s valid conversations whose title contains `q`. */
     async titles(userId: number, q: string, limit: number): Promise<SearchRow[]> {
+      if (searchable(q) === '') return [];
       const rows = await db
         .selectFrom('conversations')
         .select(['conversation_id', 'title', 'source', 'current_model', 'update_time'])
@@ -263,21 +318,25 @@ export function searchRepository(db: Executor, windows: SearchWindows = SEARCH_W
   };
 }
 
-/** `conversations.title` contains `q`, case-insensitive (ILIKE on PostgreSQL, through its pg_trgm index). */
-export function titleContains(db: Executor, q: string) {
-  const pattern = containsPattern(q);
+/**
+ * `conversations.title` contains `q`, case-insensitive (ILIKE on PostgreSQL, through its pg_trgm index; on SQLite
+ * beyond ASCII too, `sqliteContains`).
+ */
+export function titleContains(db: Executor, query: string) {
+  const q = searchable(query);
+  if (q === '') return () => NOTHING;
   if (dialectOf(db) === 'postgres')
     return (eb: ExpressionBuilder<Database, 'conversations'>) =>
-      eb('conversations.title', pgOperator(q), sql<string>`${pattern} escape '\\'`);
-  return (eb: ExpressionBuilder<Database, 'conversations'>) =>
-    eb(eb.fn('lower', ['conversations.title']), 'like', sql<string>`${pattern.toLowerCase()} escape '\\'`);
+      eb('conversations.title', pgOperator(q), sql<string>`${containsPattern(q)} escape '\\'`);
+  return () => sqliteContains(q, sql.ref('conversations.title'));
 }
 
 /** Ids of the conversations with a user or assistant message whose text contains `q` (admin search). */
-export function conversationsWithText(db: Executor, q: string) {
+export function conversationsWithText(db: Executor, query: string) {
+  const q = searchable(query);
   return db
     .selectFrom('messages')
     .select('messages.conversation_id')
     .where('messages.role', 'in', SEARCHED_ROLES)
-    .where(textContains(db, q));
+    .where(q === '' ? () => NOTHING : textContains(db, q));
 }

@@ -189,6 +189,70 @@ describe('GET /api/conv/search', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/conv/search?q=x' })).statusCode).toBe(401);
   });
 
+  it('drops a NUL from the query (vixen\\0 searches vixen); NULs alone are refused like a blank query', async () => {
+    const asked = await askText(owner, 'The nimble vixen crossed the road');
+    for (const q of ['vixen\0', 'vi\0xen', '\0vixen\0', 'vi\0', 'ab\0']) {
+      const res = await get(`/api/conv/search?q=${encodeURIComponent(q)}`, owner);
+      expect(res.statusCode, `${JSON.stringify(q)}: ${res.body}`).toBe(200);
+      if (!q.startsWith('ab'))
+        expect(
+          (res.json().result as ConversationSearchHit[]).map((h) => h.message_id),
+          JSON.stringify(q),
+        ).toContain(asked.question);
+    }
+    for (const query of ['q=%00', 'q=%00%00%00', 'q=%20%00%20']) {
+      const res = await get(`/api/conv/search?${query}`, owner);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json()).toMatchObject({ code: 422, message: 'errors.invalidParams' });
+    }
+    for (const q of ['vixen%00', 'vi%00', '%00vixen']) {
+      const res = await get(`/api/conv/all?q=${q}`, admin);
+      expect(res.statusCode, `${q}: ${res.body}`).toBe(200);
+      expect(
+        (res.json().result as { conversation_id: string }[]).map((c) => c.conversation_id),
+        q,
+      ).toContain(asked.conversationId);
+    }
+    expect((await get('/api/conv/all?q=%00%00%00', admin)).statusCode).toBe(422);
+  });
+
+  it('finds a title by its letters outside ASCII in any case', async () => {
+    const asked = await askText(owner, 'A plain question');
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/conv/${asked.conversationId}?title=${encodeURIComponent('Ünïcödé ÄÖÜ Straße 巴黎 Emoji')}`,
+      headers: { cookie: owner },
+    });
+    expect(renamed.statusCode).toBe(200);
+    for (const q of ['Ünïcödé', 'ünïcödé', 'ÜNÏCÖDÉ', 'ÄÖÜ', 'äöü', 'Ö', 'Straße', 'Emoji', '巴']) {
+      const title = (await search(q)).find((h) => h.message_id === null);
+      expect(title, q).toMatchObject({ conversation_id: asked.conversationId });
+      const marks = highlighted(title!);
+      expect(marks.length, q).toBeGreaterThan(0);
+      for (const mark of marks) expect(mark.toLowerCase(), q).toBe(q.toLowerCase());
+      const listed = await get(`/api/conv/all?q=${encodeURIComponent(q)}`, admin);
+      expect(
+        (listed.json().result as { conversation_id: string }[]).map((c) => c.conversation_id),
+        q,
+      ).toContain(asked.conversationId);
+    }
+  });
+
+  it('finds one or two letters outside ASCII in message text in any case (not searched through the trigram index)', async () => {
+    const asked = await askText(owner, 'ÄRGER im Büro');
+    for (const q of ['ä', 'Ä', 'äR', 'Ür']) {
+      expect(
+        (await search(q)).map((h) => h.message_id),
+        q,
+      ).toContain(asked.question);
+      const listed = await get(`/api/conv/all?q=${encodeURIComponent(q)}`, admin);
+      expect(
+        (listed.json().result as { conversation_id: string }[]).map((c) => c.conversation_id),
+        q,
+      ).toContain(asked.conversationId);
+    }
+  });
+
   it('admin list: q searches titles and message text on the server', async () => {
     const asked = await askText(other, 'Facts about the okapi, please');
     const res = await get('/api/conv/all?q=OKAPI', admin);
