@@ -58,6 +58,20 @@ export function shareRepository(db: Executor) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    /** Revokes every working link of a conversation (it was deleted); how many. */
+    async revokeByConversation(conversationId: string, at: string): Promise<number> {
+      const r = await db
+        .updateTable('shares')
+        .set({ revoked_at: at })
+        .where('conversation_id', '=', conversationId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    /** Removes every link of a conversation, with the copies of it they hold (it was destroyed). */
+    async deleteByConversation(conversationId: string): Promise<void> {
+      await db.deleteFrom('shares').where('conversation_id', '=', conversationId).execute();
+    },
     async countActiveByConversation(conversationId: string): Promise<number> {
       const r = await db
         .selectFrom('shares')

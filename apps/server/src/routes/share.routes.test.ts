@@ -186,6 +186,36 @@ describe('share links', () => {
     expect(own.map((s) => s.id)).not.toContain(link.id);
   });
 
+  it('a deleted conversation revokes its links for good (they do not come back with it); a destroyed one removes them', async () => {
+    const db = t.ctx.dbHandle.db;
+    const deleted = await seedConversation(owner.id, 'Deleted, then back');
+    const link = await share(deleted.id);
+    expect((await as(owner.cookie, 'DELETE', `/api/conv/${deleted.id}`)).statusCode).toBe(200);
+    const row = await db
+      .selectFrom('conversations')
+      .select('is_public')
+      .where('conversation_id', '=', deleted.id)
+      .executeTakeFirstOrThrow();
+    expect(row.is_public).toBe(0);
+    // A sync finds it on the upstream again: valid, but its old link stays revoked.
+    await db
+      .updateTable('conversations')
+      .set({ is_valid: 1 })
+      .where('conversation_id', '=', deleted.id)
+      .execute();
+    expect((await as(null, 'GET', `/api/share/${link.token}`)).statusCode).toBe(404);
+
+    const destroyed = await seedConversation(owner.id, 'Destroyed');
+    await share(destroyed.id);
+    expect((await as(admin, 'DELETE', `/api/conv/${destroyed.id}/vanish`)).statusCode).toBe(200);
+    const left = await db
+      .selectFrom('shares')
+      .select('id')
+      .where('conversation_id', '=', destroyed.id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
   it("stops serving a deactivated account's links, and serves them again once it is reactivated", async () => {
     const maker = await t.createUser();
     const cookie = await t.login(maker.row.username, maker.password);

@@ -17,6 +17,7 @@ import { conversationRepository } from '../repositories/conversation.repository'
 import type { Executor } from '../repositories/executor';
 import type { ConversationFilter } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
+import { shareRepository } from '../repositories/share.repository';
 import { userRepository } from '../repositories/user.repository';
 import { UpstreamError } from '../sources/errors';
 import { generateApiTitle } from '../sources/openai-api';
@@ -206,7 +207,9 @@ export async function deleteConversation(
   if (!row.is_valid) throw fail.conversationAlreadyDeleted();
   if (row.source === 'openai_web') await hideUpstream(ctx, row);
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
-    await conversationRepository(trx).update(row.conversation_id, { is_valid: 0 });
+    // Its links stop for good: they would serve again if the conversation ever became valid again (a sync).
+    await shareRepository(trx).revokeByConversation(row.conversation_id, new Date().toISOString());
+    await conversationRepository(trx).update(row.conversation_id, { is_valid: 0, is_public: 0 });
     if (actor && actor.id !== row.user_id) {
       const changes: AuditChanges = { is_valid: [true, false] };
       await auditConversation(ctx, actor, 'conversation.invalidate', row, changes, trx);
@@ -220,7 +223,7 @@ async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void
     .catch((err: unknown) => ctx.log.warn({ err }, 'upstream hide failed'));
 }
 
-/** Destroys: hidden upstream if still valid, then the row and its messages are removed (and audited). */
+/** Destroys: hidden upstream if still valid, then the row, its messages and its links are removed (and audited). */
 export async function vanishConversation(
   ctx: AppContext,
   row: ConversationRow,
@@ -229,6 +232,8 @@ export async function vanishConversation(
   if (row.is_valid && row.source === 'openai_web') await hideUpstream(ctx, row);
   const before = { title: row.title, user_id: row.user_id, source: row.source, is_valid: row.is_valid === 1 };
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
+    // Its links go too, with the copies of the conversation they hold.
+    await shareRepository(trx).deleteByConversation(row.conversation_id);
     await conversationRepository(trx).delete(row.conversation_id);
     await auditConversation(ctx, actor, 'conversation.vanish', row, diffChanges(before, null), trx);
   });
