@@ -627,4 +627,62 @@ describe('export and import', () => {
     expect(refused.json()).toMatchObject({ code: 10403, message: 'errors.maxConversationCountReached' });
     expect(await conversationRepository(t.ctx.dbHandle.db).countValid(capped.row.id, 'openai_api')).toBe(1);
   });
+
+  it("follows the user's source and models, and keeps no invisible-only text nor a model name that is not one", async () => {
+    const defaults = t.ctx.runtime.current().user_defaults;
+    const make = async (openai_api: Partial<typeof defaults.openai_api>) => {
+      const made = await createUser(t.ctx, {
+        user: {
+          username: `importer_${randomUUID().slice(0, 6)}`,
+          nickname: 'Importer',
+          email: 'importer@example.com',
+          password: 'user-pass-123',
+          is_active: true,
+          is_superuser: false,
+          is_verified: false,
+        },
+        settings: { ...defaults, openai_api: { ...defaults.openai_api, ...openai_api } },
+      });
+      return t.login(made.row.username, 'user-pass-123');
+    };
+    const message = (id: string, role: string, parent: string | null, text: string, model?: string) => ({
+      id,
+      source: 'openai_api',
+      role,
+      parent,
+      children: [],
+      ...(model === undefined ? {} : { model }),
+      content: { content_type: 'text', text },
+    });
+    const doc = {
+      _id: randomUUID(),
+      source: 'openai_api',
+      title: 'Imported',
+      create_time: null,
+      update_time: null,
+      mapping: {
+        q: message('q', 'user', null, 'question'),
+        blank: message('blank', 'user', 'q', '\u200B\u200B'),
+        a: message('a', 'assistant', 'blank', 'answer', 'm\n## Injected\n'.repeat(1000)),
+      },
+      current_node: 'a',
+      current_model: 'gpt_4',
+    };
+
+    const barred = await make({ allow_to_use: false });
+    const refused = await as(barred, 'POST', '/api/conv/import', doc);
+    expect(refused.json()).toMatchObject({ code: 10403, message: 'errors.userNotAllowToUseChatType' });
+
+    const limited = await make({ available_models: ['gpt_3_5'] });
+    const imported = await as(limited, 'POST', '/api/conv/import', doc);
+    expect(imported.statusCode, imported.body).toBe(201);
+    const id = imported.json().result.conversation_id as string;
+    const history = (await as(limited, 'GET', `/api/conv/${id}`)).json().result as ConversationHistory;
+    expect(history.current_model).toBe('gpt_3_5');
+    const kept = Object.values(history.mapping);
+    expect(kept.map((m) => messageText(m))).toEqual(['question', 'answer']);
+    const model = kept.find((m) => m.role === 'assistant')!.model!;
+    expect(model).not.toContain('\n');
+    expect(model.length).toBeLessThanOrEqual(64);
+  });
 });

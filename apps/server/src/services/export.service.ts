@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
-import { ERROR_DETAILS, clip, messageText, oneLine } from '@cc/contracts';
+import { ERROR_DETAILS, clip, messageText, oneLine, withoutInvisible } from '@cc/contracts';
 import type {
   ApiChatMessage,
   ChatMessage,
@@ -166,6 +166,8 @@ function drained(stream: PassThrough): Promise<void> {
 
 const API_ROLES = new Set(['user', 'assistant', 'system']);
 const API_MODELS = new Set(['gpt_3_5', 'gpt_4']);
+/** The longest model name an imported message keeps. */
+const MODEL_NAME_MAX = 64;
 
 /**
  * The text an imported message keeps: its own text, or for a message with only images or files, a note of each
@@ -173,7 +175,8 @@ const API_MODELS = new Set(['gpt_3_5', 'gpt_4']);
  */
 function importedText(m: ChatMessage): string {
   const text = messageText(m);
-  return text.trim() ? text : fileNotes(m).join('\n');
+  // Only invisible characters is no text, as in a question (AskRequest).
+  return withoutInvisible(text).trim() ? text : fileNotes(m).join('\n');
 }
 
 /** True when following parents from some message comes back to it (the file is not a tree). */
@@ -242,7 +245,8 @@ function importedMessages(doc: ConversationImport): {
       id: mapped,
       source: 'openai_api',
       role: m.role,
-      model: m.model ?? null,
+      // A name, shown in headings of exports: on one line and short (a file's "m\n## Injected" is not a heading).
+      model: m.model ? clip(oneLine(m.model), MODEL_NAME_MAX) || null : null,
       create_time: isoTime(m.create_time),
       parent: keptAncestor(m.parent),
       children: [],
@@ -265,8 +269,12 @@ export async function importConversation(
   const { messages, currentNode } = importedMessages(doc);
   const loaded = await getUser(ctx, user.id);
   const setting = joinSettings(loaded.setting, loaded.counters);
+  // An API conversation like any other: only for a user who may use the source, with a model they may use.
+  if (!setting.openai_api.allow_to_use) throw fail.userNotAllowToUseChatType('openai_api');
+  const allowed = (setting.openai_api.available_models as string[]).filter((m) => API_MODELS.has(m));
+  const model =
+    doc.current_model && allowed.includes(doc.current_model) ? doc.current_model : (allowed[0] ?? 'gpt_3_5');
   const now = new Date().toISOString();
-  const model = doc.current_model && API_MODELS.has(doc.current_model) ? doc.current_model : 'gpt_3_5';
   const row = await ctx.dbHandle.db.transaction().execute(async (trx) => {
     await checkConversationSlot(trx, user.id, 'openai_api', setting);
     const conversationId = randomUUID();
