@@ -19,13 +19,35 @@ function atCharacter(text: string, index: number): number {
 }
 
 /**
+ * The text as a reader sees it, without markdown's own marks (a snippet is one line of plain text): code fences,
+ * heading marks, quote marks, list bullets, link and image targets, emphasis and inline code marks.
+ */
+export function withoutMarkdown(text: string): string {
+  return text
+    .replace(/^ {0,3}(?:```|~~~)[^\n]*$/gm, '')
+    .replace(/^ {0,3}#{1,6}[ \t]+/gm, '')
+    .replace(/^ {0,3}>[ \t]?/gm, '')
+    .replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/gm, '')
+    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, '$2')
+    .replace(/(?<![\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, '$1')
+    .replace(/`([^`\n]+)`/g, '$1');
+}
+
+/**
  * A plain-text window of `text` around its first case-insensitive occurrence of `q`, with the `[start, end)` offsets
- * of every occurrence inside it; null when `text` does not contain `q`.
+ * of every occurrence inside it; null when `text` does not contain `q`. Markdown's marks are left out, unless the
+ * query is found only with them (a search for `**bold**`).
  */
 export function snippetOf(
   text: string,
   q: string,
 ): { snippet: string; highlights: [number, number][] } | null {
+  const plain = withoutMarkdown(text);
+  return windowOf(plain, q) ?? (plain === text ? null : windowOf(text, q));
+}
+
+function windowOf(text: string, q: string): { snippet: string; highlights: [number, number][] } | null {
   const flat = text.replace(/\s+/g, ' ');
   const pattern = new RegExp(escapeRegExp(q.replace(/\s+/g, ' ')), 'giu');
   const first = pattern.exec(flat);
