@@ -15,7 +15,8 @@ const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 function dateTimeFormat(language: string): Intl.DateTimeFormat {
   let format = dateTimeFormats.get(language);
   if (!format) {
-    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', hour12: false });
+    // h23, not hour12: false (en-US shows midnight as "24:05" with it).
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
     dateTimeFormats.set(language, format);
   }
   return format;

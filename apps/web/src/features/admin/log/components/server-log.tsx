@@ -26,7 +26,7 @@ function entryTime(time: number, language: string): string {
   return new Intl.DateTimeFormat(language, {
     dateStyle: 'short',
     timeStyle: 'medium',
-    hour12: false,
+    hourCycle: 'h23',
   }).format(new Date(time));
 }
 
