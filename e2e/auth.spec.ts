@@ -30,7 +30,7 @@ test('/login opened directly is a small page of its own; logging in lands in the
   expect(scripts.filter((s) => /\/(index|header-menus|conversation-route)-/.test(s))).toEqual([]);
   // The theme menu loads when its button is used.
   await page.getByTestId('theme-toggle').click();
-  await expect(page.getByRole('menuitem', { name: 'Dark' })).toBeVisible();
+  await expect(page.getByRole('menuitemradio', { name: 'Dark' })).toBeVisible();
   await page.keyboard.press('Escape');
   await page.getByLabel('Username').fill(ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);

@@ -79,7 +79,7 @@ test('the language menu switches between 简体中文 (default) and English', as
   await expect(page.getByTestId('not-logged-in')).toHaveText('未登录');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await page.getByTestId('language-menu').click();
-  await page.getByRole('menuitem', { name: 'English' }).click();
+  await page.getByRole('menuitemradio', { name: 'English' }).click();
   await expect(page.getByTestId('not-logged-in')).toHaveText('Not logged in');
   await page.reload();
   await expect(page.getByTestId('not-logged-in')).toHaveText('Not logged in');

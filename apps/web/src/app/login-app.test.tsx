@@ -83,6 +83,31 @@ describe('the login page of its own', () => {
     expect(leave).not.toHaveBeenCalled();
   });
 
+  it('says a refused login once, for the whole form, and selects the password to be typed again', async () => {
+    serve({
+      'GET /api/auth/options': () => ok({ sso: null }),
+      'POST /api/auth/login': () =>
+        json(401, { code: 10401, message: 'errors.badCredentials', result: null }),
+    });
+    open('/login');
+    const username = screen.getByLabelText('Username');
+    const password = screen.getByLabelText<HTMLInputElement>('Password');
+    fireEvent.change(username, { target: { value: 'ada' } });
+    fireEvent.change(password, { target: { value: 'wrong-pass' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Incorrect username or password');
+    // Said once: not again under a field, nor above the page.
+    expect(screen.getAllByText(/Incorrect username or password/)).toHaveLength(1);
+    for (const field of [username, password]) {
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+      expect(field.getAttribute('aria-errormessage')).toBe(alert.id);
+    }
+    expect(alert.id).not.toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    expect([password.selectionStart, password.selectionEnd]).toEqual([0, 'wrong-pass'.length]);
+  });
+
   it('shows a failed request above the form (this page has no toasts)', async () => {
     serve({
       'GET /api/auth/options': () => ok({ sso: null }),
@@ -128,7 +153,7 @@ describe('the login page of its own', () => {
     serve({ 'GET /api/auth/options': () => ok({ sso: null }) });
     open('/login');
     fireEvent.click(screen.getByTestId('theme-toggle'));
-    expect(await screen.findByRole('menuitem', { name: 'Follow device' })).toBeTruthy();
+    expect(await screen.findByRole('menuitemradio', { name: 'Follow device' })).toBeTruthy();
   });
 
   it('opens the theme menu when the menus arrive between the press and the release', async () => {

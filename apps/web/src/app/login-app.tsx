@@ -50,7 +50,7 @@ function RequestError() {
       onRequestError(({ error, toast }) => {
         if (!toast) return;
         const { title, message } = describeRequestError(error, t);
-        setText(message ? `${title}: ${message}` : title);
+        setText(message ? t('common.labelled', { label: title, text: message }) : title);
       }),
     [t],
   );

@@ -139,6 +139,24 @@ describe('routes and guards', () => {
     expect(router.state.location.pathname).toBe('/error/404');
   });
 
+  it('opens /, /admin and an unknown path without React Router warning of a leaf route with no element', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      stubMe(user(true));
+      setLoginFlag();
+      for (const path of ['/', '/admin', '/what/ever']) {
+        const router = renderAt(path);
+        await settled(router);
+        expect(router.state.location.pathname).not.toBe(path);
+        cleanup();
+      }
+      const leafWarnings = warn.mock.calls.filter((args) => /does not have an element/.test(String(args[0])));
+      expect(leafWarnings).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('shows the not-logged-in label to visitors', async () => {
     stubMe(null, 10401);
     await settled(renderAt('/home'));

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { redirect } from 'react-router';
+import { Navigate, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { ADMIN_PAGES, paths } from '../config/paths';
 import { alreadyLoggedInTarget } from '../features/auth';
@@ -71,7 +71,9 @@ export function createRoutes(client: QueryClient): RouteObject[] {
       loader: loadSessionIfAny(client),
       shouldRevalidate: () => true,
       children: [
-        { index: true, loader: () => redirect(paths.home) },
+        // The loaders redirect before anything renders; the elements say the same (a leaf route without one makes
+        // React Router warn, and would render an empty page).
+        { index: true, loader: () => redirect(paths.home), element: <Navigate to={paths.home} replace /> },
         { path: 'home', element: <HomePage /> },
         {
           path: 'login',
@@ -113,7 +115,11 @@ export function createRoutes(client: QueryClient): RouteObject[] {
             Promise.all([import('./layout/admin-layout'), loadAdminStrings()]).then(([m]) => m.AdminLayout),
           ),
           children: [
-            { index: true, loader: () => redirect(paths.admin('system')) },
+            {
+              index: true,
+              loader: () => redirect(paths.admin('system')),
+              element: <Navigate to={paths.admin('system')} replace />,
+            },
             // Child loaders run alongside the parent's: each page checks the (cached) user itself.
             ...ADMIN_PAGES.map((page) => ({
               path: page,
@@ -124,7 +130,11 @@ export function createRoutes(client: QueryClient): RouteObject[] {
         { path: 'redirect/*', element: <RedirectPage /> },
         { path: 'error/403', element: <ErrorPage status={403} /> },
         { path: 'error/404', element: <ErrorPage status={404} /> },
-        { path: '*', loader: () => redirect(paths.notFound) },
+        {
+          path: '*',
+          loader: () => redirect(paths.notFound),
+          element: <Navigate to={paths.notFound} replace />,
+        },
       ],
     },
   ];

@@ -41,8 +41,9 @@ describe('describeRequestError', () => {
       422,
       '/api/user/me',
     );
+    // "Field: message", the colon as the language writes it (full-width in Chinese).
     expect(describeRequestError(e, t).message).toBe(
-      'T(validation.field.password): T(validation.passwordRule)',
+      'T(common.labelled,{"label":"T(validation.field.password)","text":"T(validation.passwordRule)"})',
     );
   });
 
@@ -70,7 +71,7 @@ describe('describeRequestError', () => {
       'Nickname: Wrong kind of value; Email: Too small or too short; Page: Invalid value',
     );
     expect(describeRequestError(e, zh).message).toBe(
-      '昵称: 值的类型不正确; 邮箱: 值过小或过短; 页码: 值无效',
+      '昵称：值的类型不正确；邮箱：值过小或过短；页码：值无效',
     );
   });
 
@@ -87,7 +88,7 @@ describe('describeRequestError', () => {
       },
     });
     const message = describeRequestError(e, zh).message;
-    expect(message).toBe(`标题: 值的类型不正确; 格式不正确; 密码: ${zh('validation.passwordRule')}`);
+    expect(message).toBe(`标题：值的类型不正确；格式不正确；密码：${zh('validation.passwordRule')}`);
     expect(message).not.toMatch(/querystring|params|conversation_id|title/);
   });
 

@@ -81,9 +81,9 @@ export function translateResult(result: unknown, t: Translate, params?: MessageP
       .map((issue) => {
         const field = fieldName(issue.loc ?? [], t);
         const message = translateIssue(String(issue.msg ?? ''), issue.type, t);
-        return field ? `${field}: ${message}` : message;
+        return field ? t('common.labelled', { label: field, text: message }) : message;
       })
-      .join('; ');
+      .join(t('common.listSeparator'));
   }
   return translateServerKey(detail, t, params);
 }

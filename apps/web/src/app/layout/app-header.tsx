@@ -49,12 +49,13 @@ function UserMenu({
         )}
       </Menu.Target>
       <Menu.Dropdown>
-        {adminSwitch && (
+        {/* Only on a phone (rendered, not hidden by CSS: a hidden first item kept the menu from its keys). */}
+        {compact && adminSwitch && (
           <>
-            <Menu.Item component={Link} to={adminSwitch.to} hiddenFrom="xs" data-testid="admin-switch-item">
+            <Menu.Item component={Link} to={adminSwitch.to} data-testid="admin-switch-item">
               {adminSwitch.label}
             </Menu.Item>
-            <Menu.Divider hiddenFrom="xs" />
+            <Menu.Divider />
           </>
         )}
         <Menu.Item onClick={fromMenu(openProfileModal)}>{t('header.profile')}</Menu.Item>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CheckIcon, MonitorIcon, MoonIcon, SunIcon } from '../../components/icons';
 import { LANGUAGES, LANGUAGE_NAMES, changeLanguage } from '../../i18n';
 import type { Language } from '../../i18n';
-import { LanguageTrigger, ThemeTrigger } from './header-parts';
+import { LanguageTrigger, THEME_LABELS, ThemeTrigger } from './header-parts';
 
 interface MenuProps {
   compact: boolean;
@@ -13,31 +13,35 @@ interface MenuProps {
 }
 
 const THEME_CHOICES = [
-  { value: 'light', label: 'header.themeLight', Icon: SunIcon },
-  { value: 'dark', label: 'header.themeDark', Icon: MoonIcon },
-  { value: 'auto', label: 'header.themeAuto', Icon: MonitorIcon },
-] as const satisfies readonly { value: MantineColorScheme; label: string; Icon: unknown }[];
+  { value: 'light', Icon: SunIcon },
+  { value: 'dark', Icon: MoonIcon },
+  { value: 'auto', Icon: MonitorIcon },
+] as const satisfies readonly { value: MantineColorScheme; Icon: unknown }[];
+
+/** The mark beside the current choice of a menu (its items are radio items: `aria-checked` says it too). */
+const CHECK = <CheckIcon size={14} />;
 
 /** Light, dark, or following the device (the default, SPEC §1); the choice is remembered, "follow" included. */
 export function ThemeMenu({ compact, defaultOpened = false }: MenuProps) {
   const { t } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
+    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened} checkIcon={CHECK}>
       <Menu.Target>
         <ThemeTrigger compact={compact} />
       </Menu.Target>
       <Menu.Dropdown>
-        {THEME_CHOICES.map(({ value, label, Icon }) => (
-          <Menu.Item
+        {THEME_CHOICES.map(({ value, Icon }) => (
+          <Menu.RadioItem
             key={value}
-            aria-current={colorScheme === value ? 'true' : undefined}
-            leftSection={<Icon size={16} />}
-            rightSection={colorScheme === value ? <CheckIcon size={14} /> : null}
-            onClick={() => setColorScheme(value)}
+            value={value}
+            checked={colorScheme === value}
+            onChange={() => setColorScheme(value)}
+            closeMenuOnClick
+            rightSection={<Icon size={16} />}
           >
-            {t(label)}
-          </Menu.Item>
+            {t(THEME_LABELS[value])}
+          </Menu.RadioItem>
         ))}
       </Menu.Dropdown>
     </Menu>
@@ -47,21 +51,22 @@ export function ThemeMenu({ compact, defaultOpened = false }: MenuProps) {
 export function LanguageMenu({ compact, defaultOpened = false }: MenuProps) {
   const { i18n } = useTranslation();
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
+    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened} checkIcon={CHECK}>
       <Menu.Target>
         <LanguageTrigger compact={compact} />
       </Menu.Target>
       <Menu.Dropdown>
         {LANGUAGES.map((language: Language) => (
-          <Menu.Item
+          <Menu.RadioItem
             key={language}
-            onClick={() => void changeLanguage(language)}
-            fw={i18n.language === language ? 700 : undefined}
-            aria-current={i18n.language === language ? 'true' : undefined}
+            value={language}
+            checked={i18n.language === language}
+            onChange={() => void changeLanguage(language)}
+            closeMenuOnClick
             lang={language}
           >
             {LANGUAGE_NAMES[language]}
-          </Menu.Item>
+          </Menu.RadioItem>
         ))}
       </Menu.Dropdown>
     </Menu>

@@ -1,8 +1,11 @@
-import { ActionIcon, Badge, Group, Text, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Badge, Group, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import type { MantineColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ComponentPropsWithRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChatIcon, LanguageIcon, MoonIcon, SunIcon } from '../../components/icons';
+import { LANGUAGE_NAMES } from '../../i18n';
+import type { Language } from '../../i18n';
 
 /*
  * The parts of the SPEC §1 header that need neither the router nor the session: the full app's header and the
@@ -34,21 +37,33 @@ function HeaderIconButton({
   );
 }
 
-/** The theme button: a sun or a moon, as the page shows now. */
+/** The words of each theme choice (the menu's items, and the current one in the button's name). */
+export const THEME_LABELS = {
+  light: 'header.themeLight',
+  dark: 'header.themeDark',
+  auto: 'header.themeAuto',
+} as const satisfies Record<MantineColorScheme, string>;
+
+/** The theme button: a sun or a moon, as the page shows now; its name says the choice ("Theme: Dark"). */
 export function ThemeTrigger(props: TriggerProps) {
   const { t } = useTranslation();
+  const { colorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  const label = t('common.labelled', { label: t('header.theme'), text: t(THEME_LABELS[colorScheme]) });
   return (
-    <HeaderIconButton label={t('header.theme')} testId="theme-toggle" {...props}>
+    <HeaderIconButton label={label} testId="theme-toggle" {...props}>
       {computed === 'dark' ? <MoonIcon /> : <SunIcon />}
     </HeaderIconButton>
   );
 }
 
+/** The language button; its name says the language in use ("Language: English"). */
 export function LanguageTrigger(props: TriggerProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const current = LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language;
+  const label = t('common.labelled', { label: t('header.language'), text: current });
   return (
-    <HeaderIconButton label={t('header.language')} testId="language-menu" {...props}>
+    <HeaderIconButton label={label} testId="language-menu" {...props}>
       <LanguageIcon />
     </HeaderIconButton>
   );

@@ -143,7 +143,9 @@ function TextBucket({ bucket, markdown }: { bucket: MessageBucket; markdown: boo
       {markdown ? (
         <MarkdownView text={text} onSandboxLink={openSandbox} />
       ) : (
-        <div className="cc-plain-text">{text}</div>
+        <div className="cc-plain-text" dir="auto">
+          {text}
+        </div>
       )}
     </Stack>
   );
@@ -197,7 +199,7 @@ function CodeBucket({ bucket }: { bucket: MessageBucket }) {
             );
           }
           return (
-            <div key={m.id} className="cc-plain-text">
+            <div key={m.id} className="cc-plain-text" dir="auto">
               {textOf(m)}
             </div>
           );
@@ -268,7 +270,7 @@ function BrowserBucket({ bucket }: { bucket: MessageBucket }) {
           } else if (c?.content_type === 'system_error')
             line = (
               <Text c="red" size="sm" component="span">
-                {t('render.browserError')}: {textOf(m)}
+                {t('common.labelled', { label: t('render.browserError'), text: textOf(m) })}
               </Text>
             );
           else line = textOf(m);
@@ -348,7 +350,9 @@ function DallePromptBucket({ bucket }: { bucket: MessageBucket }) {
                 {i + 1}
               </Badge>
             )}
-            <Text size="sm">{prompt}</Text>
+            <Text size="sm" dir="auto">
+              {prompt}
+            </Text>
           </Group>
         ))}
       </Stack>

@@ -22,13 +22,13 @@ const INSTALLED: PluginList = {
   ],
 };
 
-function renderHeader(pluginIds: string[]) {
+function renderHeader(pluginIds: string[], title = 'Trip') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   client.setQueryData(queryKeys.installedPlugins, INSTALLED);
   render(
     <QueryClientProvider client={client}>
       <MantineProvider>
-        <ConversationHeader title="Trip" source="openai_web" model="gpt_4_plugins" pluginIds={pluginIds} />
+        <ConversationHeader title={title} source="openai_web" model="gpt_4_plugins" pluginIds={pluginIds} />
       </MantineProvider>
     </QueryClientProvider>,
   );
@@ -41,5 +41,14 @@ describe('ConversationHeader plugins', () => {
     // Human name, else namespace; a plugin uninstalled since shows as "Plugin".
     expect(badges).toEqual(['Weather Now', 'maps', 'Plugin']);
     expect(document.body.textContent).not.toContain('plugin-');
+  });
+});
+
+describe('ConversationHeader title', () => {
+  it('shows a right-to-left title in its own direction', () => {
+    renderHeader([], 'ما هو الطقس اليوم؟');
+    const title = screen.getByTestId('conversation-title');
+    expect(title.textContent).toBe('ما هو الطقس اليوم؟');
+    expect(title.getAttribute('dir')).toBe('auto');
   });
 });

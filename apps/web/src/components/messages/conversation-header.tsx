@@ -24,7 +24,7 @@ export function ConversationHeader({ title, source, model, pluginIds, actions, l
     <div className="cc-conv-header">
       <Group gap="xs" wrap="nowrap" miw={0}>
         {leading}
-        <Text fw={600} truncate data-testid="conversation-title">
+        <Text fw={600} truncate dir="auto" data-testid="conversation-title">
           {title || t('conversations.untitled')}
         </Text>
         <ModelLabel model={model} withAvatar />

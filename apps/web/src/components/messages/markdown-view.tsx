@@ -20,7 +20,8 @@ interface BlockProps {
 function HtmlBlock({ html, loadedImages }: { html: string; loadedImages: ReadonlySet<string> }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => showLoadedImages(ref.current, loadedImages), [html, loadedImages]);
-  return <div ref={ref} className="cc-md-block" dangerouslySetInnerHTML={{ __html: html }} />;
+  // Each block takes its direction from its own first letter: a reply can mix right-to-left and left-to-right text.
+  return <div ref={ref} className="cc-md-block" dir="auto" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 const FinishedBlock = memo(function FinishedBlock({ renderer, block, loadedImages }: BlockProps) {
@@ -100,9 +101,14 @@ export function MarkdownView({
     );
   };
 
-  if (!renderer || (deferred && !shown)) return <div className="cc-plain-text">{text}</div>;
+  if (!renderer || (deferred && !shown))
+    return (
+      <div className="cc-plain-text" dir="auto">
+        {text}
+      </div>
+    );
   return (
-    <div className="cc-markdown" onClick={handleClick}>
+    <div className="cc-markdown" dir="auto" onClick={handleClick}>
       {blocks.finished.map((block, index) => (
         <FinishedBlock key={index} renderer={renderer} block={block} loadedImages={loadedImages} />
       ))}

@@ -72,4 +72,19 @@ describe('a message row', () => {
     expect(view.container.textContent).toContain('Hello, world');
     expect(avatarRenders.count).toBe(before);
   });
+
+  it('shows a question typed right to left (not as markdown) in its own direction', () => {
+    const text = 'ما هو الطقس اليوم؟ (سؤال مهم!)';
+    const [group] = groupMessages([web('u1', 'user', text)]);
+    const { container } = render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MantineProvider>
+          <MessageRow group={group!} model="gpt_4" userMarkdown={false} />
+        </MantineProvider>
+      </QueryClientProvider>,
+    );
+    const body = container.querySelector('.cc-plain-text');
+    expect(body?.textContent).toBe(text);
+    expect(body?.getAttribute('dir')).toBe('auto');
+  });
 });

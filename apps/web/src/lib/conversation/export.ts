@@ -35,9 +35,9 @@ export function conversationToMarkdown(history: ConversationHistory, t: Translat
   const lines: string[] = [
     `# ${history.title || t('conversations.untitled')}`,
     '',
-    `${t('export.date')}: ${formatDateTime(history.create_time, language)}`,
+    t('common.labelled', { label: t('export.date'), text: formatDateTime(history.create_time, language) }),
     '',
-    `${t('export.model')}: ${modelName}`,
+    t('common.labelled', { label: t('export.model'), text: modelName }),
     '',
     '---',
     '',

@@ -65,10 +65,16 @@ function createMarkdownIt(labels: RendererLabels): MarkdownIt {
     const body = highlight(token.content, language);
     const lang = escapeHtml(language);
     return (
-      `<div class="cc-code"><div class="cc-code-header"><span class="cc-code-lang">${lang || 'text'}</span>` +
+      `<div class="cc-code" dir="ltr"><div class="cc-code-header"><span class="cc-code-lang">${lang || 'text'}</span>` +
       `<button type="button" class="cc-copy" data-copy-code="" aria-label="${escapeHtml(labels.copy)}">${escapeHtml(labels.copy)}</button></div>` +
-      `<pre><code class="hljs${lang ? ` language-${lang}` : ''}">${body}</code></pre></div>\n`
+      `<pre dir="ltr"><code class="hljs${lang ? ` language-${lang}` : ''}">${body}</code></pre></div>\n`
     );
+  };
+  // Code reads left to right even inside a right-to-left message (whose blocks take `dir="auto"`).
+  const codeBlock = md.renderer.rules.code_block;
+  md.renderer.rules.code_block = (tokens, idx, options, env, self) => {
+    tokens[idx]?.attrSet('dir', 'ltr');
+    return codeBlock ? codeBlock(tokens, idx, options, env, self) : '';
   };
   return md;
 }

@@ -74,7 +74,7 @@ export function MyUsageView({ usage }: { usage: MyUsage }) {
                 <Group gap={6}>
                   {s.models.map((m) => (
                     <Badge key={m.model} variant="default" tt="none">
-                      {modelDisplay(m.model).label}: {left(m.remaining)}
+                      {t('common.labelled', { label: modelDisplay(m.model).label, text: left(m.remaining) })}
                     </Badge>
                   ))}
                 </Group>

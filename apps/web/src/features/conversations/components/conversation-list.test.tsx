@@ -124,6 +124,35 @@ describe('ConversationList', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
+  it('shows each title, and a search result’s title and text, in their own direction', async () => {
+    const arabic = 'ما هو الطقس اليوم؟ (سؤال مهم!)';
+    listed = [conv(5, hoursAgo(1), { title: arabic })];
+    renderList('مسودة');
+    const title = await screen.findByText(arabic);
+    expect(title.getAttribute('dir')).toBe('auto');
+    expect(screen.getByText('مسودة').getAttribute('dir')).toBe('auto');
+
+    listed = [
+      {
+        conversation_id: conv(5, NOW).conversation_id,
+        title: arabic,
+        source: 'openai_web',
+        model: 'gpt_4',
+        message_id: 'm1',
+        role: 'user',
+        snippet: arabic,
+        highlights: [[6, 11]],
+        time: NOW.toISOString(),
+      },
+    ] as unknown as ConversationRead[];
+    fireEvent.change(screen.getByTestId('conversation-search'), { target: { value: 'الطقس' } });
+    const result = await screen.findByTestId('search-result', {}, { timeout: 3000 });
+    expect(within(result).getByText(arabic).getAttribute('dir')).toBe('auto');
+    const snippet = result.querySelector('mark')!.parentElement!;
+    expect(snippet.textContent).toBe(arabic);
+    expect(snippet.getAttribute('dir')).toBe('auto');
+  });
+
   it('lists an untitled draft instead of saying there are no conversations', async () => {
     listed = [];
     renderList('');

@@ -237,7 +237,7 @@ const ConversationItem = memo(function ConversationItem({
         data-pinned={c.pinned_at !== null || undefined}
       >
         <ModelAvatar model={c.current_model} size={20} label={modelIconLabel(c, t)} />
-        <Text size="sm" truncate component="span">
+        <Text size="sm" truncate component="span" dir="auto">
           {c.title || t('conversations.untitled')}
         </Text>
       </UnstyledButton>
@@ -336,7 +336,7 @@ export function ConversationList({
               {hasDraft && (
                 <li className="cc-conv-item" data-active="true" data-testid="draft-item">
                   <div className="cc-conv-button">
-                    <Text size="sm" truncate fs="italic">
+                    <Text size="sm" truncate fs="italic" dir="auto">
                       {draftTitle || t('chat.newConversation')}
                     </Text>
                   </div>

@@ -66,11 +66,15 @@ export function SearchResults({ query, onOpen, disabled }: Props) {
         >
           <ModelAvatar model={hit.model} size={20} />
           <span className="cc-search-text">
-            <Text size="sm" truncate component="span" fw={500} display="block">
+            <Text size="sm" truncate component="span" fw={500} display="block" dir="auto">
               {title}
             </Text>
             <Text size="xs" c="dimmed" component="span" className="cc-search-snippet">
-              {where} · <HighlightedSnippet text={hit.snippet} ranges={hit.highlights} />
+              {where} ·{' '}
+              {/* The matched text keeps its own direction (an Arabic snippet reads right to left). */}
+              <span dir="auto">
+                <HighlightedSnippet text={hit.snippet} ranges={hit.highlights} />
+              </span>
             </Text>
             <Text size="xs" c="dimmed" component="span" display="block">
               {formatRelative(hit.time, i18n.language)}

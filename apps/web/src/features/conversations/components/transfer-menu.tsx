@@ -24,14 +24,15 @@ export function TransferMenu({ onImported }: { onImported: (conversationId: stri
         onImported(conversation.conversation_id);
       },
       onError: (error) => {
+        const described = describeRequestError(error, t);
         const message =
           error instanceof ImportFileError
             ? error.reason === 'tooLarge'
               ? t('transfer.tooLarge', { max: formatBytes(IMPORT_MAX_BYTES) })
               : t('transfer.notJson')
-            : [describeRequestError(error, t).title, describeRequestError(error, t).message]
-                .filter(Boolean)
-                .join(': ');
+            : described.message
+              ? t('common.labelled', { label: described.title, text: described.message })
+              : described.title;
         notifications.show({ color: 'red', title: t('transfer.importFailed'), message });
       },
     });

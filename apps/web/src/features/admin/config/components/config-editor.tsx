@@ -147,7 +147,10 @@ export function ConfigEditor({
         <Alert color="red" title={ta('common.checkInput')} role="alert">
           {Object.entries(errors).map(([path, message]) => (
             <Text key={path} size="sm">
-              {pathLabel(t, (k) => i18n.exists(k), path, sectionLabel)}: {message}
+              {t('common.labelled', {
+                label: pathLabel(t, (k) => i18n.exists(k), path, sectionLabel),
+                text: message,
+              })}
             </Text>
           ))}
         </Alert>

@@ -5,7 +5,7 @@ import { addToCount } from '../lib/setting-form';
 
 /**
  * A count where -1 means unlimited: a number field (empty = unlimited), an "unlimited" checkbox and optional +100 /
- * +1k. A count below -1 or with decimals is refused as typed, never corrected.
+ * +1000 ("+1k" in English). A count below -1 or with decimals is refused as typed, never corrected.
  */
 export function CountInput({
   label,
@@ -58,7 +58,7 @@ export function CountInput({
             aria-label={ta('user.addAmount', { field: label, amount: 1000 })}
             onClick={() => onChange(addToCount(value, 1000))}
           >
-            +1k
+            {ta('user.addThousand')}
           </Button>
         </Group>
       )}

@@ -87,24 +87,20 @@ export function SourceFields<F extends CommonSourceForm>({
           maw={320}
         />
         <Group gap={4}>
-          {(
-            [
-              ['day', '+1d'],
-              ['week', '+1w'],
-              ['month', '+1m'],
-              ['year', '+1y'],
-            ] as const
-          ).map(([unit, text]) => (
+          {(['day', 'week', 'month', 'year'] as const).map((unit) => (
             <Button
               key={unit}
               size="compact-xs"
               variant="default"
               // The name starts with what the button shows (so "+1w" is what a voice command says), then says it.
-              aria-label={`${text}: ${ta(`user.extend.${unit}`)}`}
+              aria-label={ta('user.extendButton', {
+                short: ta(`user.extendShort.${unit}`),
+                action: ta(`user.extend.${unit}`),
+              })}
               title={ta(`user.extend.${unit}`)}
               onClick={() => onChange({ valid_until: extendValidity(value.valid_until, 1, unit) })}
             >
-              {text}
+              {ta(`user.extendShort.${unit}`)}
             </Button>
           ))}
         </Group>

@@ -153,7 +153,7 @@ export function UserBulkBar({ users, matching, onSelectAll, onSelectedChange }: 
                 const described = describeRequestError(error, t);
                 return (
                   <List.Item key={item.id}>
-                    {item.username}: {described.title}
+                    {t('common.labelled', { label: item.username, text: described.title })}
                     {described.message ? ` (${described.message})` : ''}
                   </List.Item>
                 );

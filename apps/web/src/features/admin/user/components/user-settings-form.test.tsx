@@ -58,7 +58,7 @@ describe('UserSettingsForm number fields', () => {
     expect(document.body.textContent).not.toMatch(/openai_web\.|total_ask_count|window_seconds/);
     await act(() => i18n.changeLanguage('zh-CN'));
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
-    expect(await screen.findByText('OpenAI 网页版 › 频率限制 1 › 时间窗口（秒）: 不能小于 1')).toBeTruthy();
+    expect(await screen.findByText('OpenAI 网页版 › 频率限制 1 › 时间窗口（秒）：不能小于 1')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -71,6 +71,26 @@ describe('UserSettingsForm number fields', () => {
       expect(
         screen.getAllByRole('button', { name: `${text}: Extend by one ${words}` }).length,
       ).toBeGreaterThan(0);
+  });
+
+  it('shows the quick buttons in Chinese in the Chinese UI (no "+1d" or "+1k" left in English)', async () => {
+    await act(() => i18n.changeLanguage('zh-CN'));
+    renderForm();
+    for (const [text, words] of [
+      ['+1天', '延长一天'],
+      ['+1周', '延长一周'],
+      ['+1个月', '延长一个月'],
+      ['+1年', '延长一年'],
+    ]) {
+      const buttons = screen.getAllByRole('button', { name: `${text}：${words}` });
+      expect(buttons.length).toBeGreaterThan(0);
+      expect(buttons[0]!.textContent).toBe(text);
+    }
+    expect(screen.getAllByRole('button', { name: '剩余总提问次数：增加 1000' })[0]!.textContent).toBe(
+      '+1000',
+    );
+    const shown = screen.getAllByRole('button').map((b) => b.textContent);
+    expect(shown.filter((text) => /^\+1[dwmyk]$/.test(text ?? ''))).toEqual([]);
   });
 
   it('refuses empty credits instead of saving 0', async () => {

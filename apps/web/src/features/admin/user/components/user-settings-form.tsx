@@ -106,7 +106,7 @@ export function UserSettingsForm({ user, onDone }: { user: UserReadAdmin; onDone
                 const label = settingFieldLabel(path, ta, t);
                 return (
                   <Text key={path} size="sm">
-                    {label ? `${label}: ${message}` : message}
+                    {label ? t('common.labelled', { label, text: message }) : message}
                   </Text>
                 );
               })}
