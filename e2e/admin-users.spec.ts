@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { e2eDatabase, login, registerUser, send, startConversation, useEnglish } from './helpers';
+import { e2eDatabase, login, registerUser, startConversation, useEnglish } from './helpers';
 
 const suffix = Date.now() % 100000;
 const USER = { username: `quota${suffix}`, nickname: `Quota ${suffix}`, password: 'quota-pass-123' };
@@ -65,8 +65,9 @@ test('an admin creates a user, sets a quota of 0 asks, and the chat enforces it'
   await useEnglish(userPage);
   await loginAs(userPage, USER.username, USER.password);
   await startConversation(userPage, 'OpenAI Web', /^GPT-3\.5/);
-  await send(userPage, 'hello');
-  await expect(userPage.getByTestId('ask-error')).toContainText('No asks left in total', { timeout: 20_000 });
+  await userPage.getByTestId('chat-input').fill('hello');
+  await expect(userPage.getByTestId('send-button')).toBeDisabled();
+  await expect(userPage.getByTestId('send-notice')).toContainText('No asks left for this model');
   await context.close();
 
   // Delete with confirmation.

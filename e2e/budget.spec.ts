@@ -85,9 +85,10 @@ test('the admin prices GPT-3.5 and gives a user a small budget; the user is warn
   await expect(warning).toContainText('Your budget is spent');
   await expect(user.getByTestId('remaining-asks')).toHaveText('Asks left: 0');
 
-  // The next ask is refused with the clear budget error; nothing more is spent.
-  await ask();
-  await expect(user.getByTestId('ask-error')).toContainText('Your budget is spent');
+  // Nothing more can be sent, and the message box says why; nothing more is spent.
+  await user.getByTestId('chat-input').fill('one more');
+  await expect(user.getByTestId('send-button')).toBeDisabled();
+  await expect(user.getByTestId('send-notice')).toContainText('No asks left for this model');
 
   // My usage shows the budget, what was spent and what is left.
   await user.getByTestId('user-menu').click();

@@ -1,4 +1,4 @@
-import { isSuccessCode } from '@cc/contracts';
+import { ERRORS, isSuccessCode } from '@cc/contracts';
 import type { MessageParams, ValidationIssue } from '@cc/contracts';
 import { AUTH_DIALOG_EXEMPT } from '../config/paths';
 
@@ -81,6 +81,18 @@ function report(error: RequestError, url: string, options: RequestOptions): void
       !AUTH_DIALOG_EXEMPT.includes(path),
   };
   for (const listener of listeners) listener(event);
+}
+
+/**
+ * A lost session the server told another way than an HTTP answer (the chat socket closes 1008
+ * `errors.unauthorized`): reported as the 10401 it stands for, so the login-expired dialog opens as for any request;
+ * without a toast (the dialog says it).
+ */
+export function reportUnauthorized(url: string): ApiError {
+  const { code, message, status } = ERRORS.unauthorized;
+  const error = new ApiError(code, message, null, status, url);
+  report(error, url, { silent: true });
+  return error;
 }
 
 /** The envelope's `params`: plain string or number values only (anything else is dropped). */

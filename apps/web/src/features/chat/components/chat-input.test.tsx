@@ -6,7 +6,7 @@ import { i18n } from '../../../i18n';
 import { installDomStubs } from '../../../test/dom-stubs';
 import { ChatInput } from './chat-input';
 
-function box(value: string, onSend = vi.fn()) {
+function box(value: string, onSend = vi.fn(), notice?: string) {
   render(
     <MantineProvider>
       <ChatInput
@@ -16,6 +16,7 @@ function box(value: string, onSend = vi.fn()) {
         onStop={() => undefined}
         busy={false}
         disabled={false}
+        notice={notice}
       />
     </MantineProvider>,
   );
@@ -55,5 +56,19 @@ describe('the message box and the length limit', () => {
     expect(screen.getByTestId('chat-input').getAttribute('aria-invalid')).not.toBe('true');
     fireEvent.keyDown(screen.getByTestId('chat-input'), { key: 'Enter' });
     expect(onSend).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the message box when nothing can be sent', () => {
+  it('says why under the box and sends neither by the button nor by the key; the text can still be typed', () => {
+    const onSend = box('hello', vi.fn(), 'No asks left');
+    expect(sendButton().disabled).toBe(true);
+    const notice = screen.getByTestId('send-notice');
+    expect(notice.textContent).toBe('No asks left');
+    const input = screen.getByTestId<HTMLTextAreaElement>('chat-input');
+    expect(input.disabled).toBe(false);
+    expect(input.getAttribute('aria-describedby')).toContain(notice.id);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
   });
 });

@@ -24,6 +24,8 @@ interface Props {
   blocked?: boolean;
   /** Something besides text can be sent (images need no text). */
   hasContent?: boolean;
+  /** Why nothing can be sent now (no asks left): said under the box, and the send button is disabled. */
+  notice?: string;
 }
 
 function hasFiles(event: DragEvent): boolean {
@@ -44,6 +46,7 @@ export const ChatInput = forwardRef<HTMLTextAreaElement, Props>(function ChatInp
     attachments,
     blocked,
     hasContent,
+    notice,
   },
   ref,
 ) {
@@ -53,7 +56,8 @@ export const ChatInput = forwardRef<HTMLTextAreaElement, Props>(function ChatInp
   const dragDepth = useRef(0);
   // The server refuses a longer question: said here, with the count, before it is sent (the text stays as typed).
   const tooLong = value.length > MAX_ASK_TEXT_CHARS;
-  const canSend = !busy && !disabled && !blocked && !tooLong && (value.trim().length > 0 || !!hasContent);
+  const canSend =
+    !busy && !disabled && !blocked && !notice && !tooLong && (value.trim().length > 0 || !!hasContent);
   const acceptsFiles = !!onFiles && !disabled;
 
   const handlePaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -129,6 +133,9 @@ export const ChatInput = forwardRef<HTMLTextAreaElement, Props>(function ChatInp
           minRows={1}
           maxRows={10}
           disabled={disabled}
+          description={notice}
+          descriptionProps={{ 'data-testid': 'send-notice' }}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
           error={
             tooLong
               ? t('chat.tooLong', {

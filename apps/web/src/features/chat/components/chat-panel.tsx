@@ -12,10 +12,13 @@ import { ExportActions } from '../../../components/messages/export-actions';
 import { MessageActionsContext } from '../../../components/messages/message-actions';
 import type { MessageActions } from '../../../components/messages/message-actions';
 import { MessageList } from '../../../components/messages/message-list';
+import { apiPaths } from '../../../config/paths';
+import { reportUnauthorized } from '../../../lib/api-client';
 import { leafOf, siblingsOf } from '../../../lib/conversation/branches';
 import { canContinue, getCurrentPath, groupMessages, textOf } from '../../../lib/conversation/history';
 import { mergeAskIntoHistory } from '../../../lib/conversation/merge';
 import { usePreference } from '../../../lib/preferences';
+import { remainingForModel } from '../../../lib/quota';
 import { queryKeys } from '../../../lib/query-keys';
 import { useUser } from '../../../lib/session';
 import { useLatest } from '../../../lib/use-latest';
@@ -23,7 +26,14 @@ import { generateTitle } from '../api/generate-title';
 import { setCurrentNode } from '../api/set-current-node';
 import { useAsk } from '../hooks/use-ask';
 import { useUploads } from '../hooks/use-uploads';
-import { askFailureRawDetail, describeAskFailure, isServerMessage } from '../lib/ask-session';
+import { askBranchPoint, withAnswer } from '../lib/ask-path';
+import {
+  askFailureRawDetail,
+  canRetryAsk,
+  describeAskFailure,
+  isServerMessage,
+  isSessionExpired,
+} from '../lib/ask-session';
 import type { AskState } from '../lib/ask-session';
 import { WEB_CONTINUE_TEXT, buildAskRequest, makeTempUserMessage } from '../lib/build-request';
 import type { AskTarget } from '../lib/build-request';
@@ -155,6 +165,20 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     (state: AskState, request: AskRequestInput | null) => {
       const conversationId = state.conversationId;
       setBranchFrom(undefined);
+      if (isSessionExpired(state)) {
+        // The login-expired dialog says it, as for a request refused so (no card with a retry that cannot work,
+        // and nothing fetched again: it would only be refused once more, with a toast). The question was not
+        // asked: its text and files go back to the input.
+        resetRef.current();
+        reportUnauthorized(apiPaths.chatSocket());
+        const last = request && lastQuestion.current;
+        if (last) {
+          setInput((current) => current || last.text);
+          uploadsRef.current.restore(last.uploads);
+          lastQuestion.current = { ...last, uploads: [] };
+        }
+        return;
+      }
       void client.invalidateQueries({ queryKey: queryKeys.me });
       if (!request) {
         // An answer resumed after a reload: what it left is in the stored conversation.
@@ -237,13 +261,21 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     dropSettledAsk();
   }, [targetKey]);
 
+  // The stored path shown above the answer being received ends where that answer hangs: where its messages say
+  // (after a reload the stored conversation already holds a copy of the answer, and a regenerate's resumed answer
+  // is not on the branch the conversation's current node showed), else where the regenerate or edit started, else
+  // at the conversation's current node.
+  const askFrom = ask ? askBranchPoint(history, ask.messages) : undefined;
+  const pathEnd = askFrom ?? branchFrom;
   const path = useMemo(() => {
     if (!history) return [];
-    const end = branchFrom === undefined ? history.current_node : branchFrom;
+    const end = pathEnd === undefined ? history.current_node : pathEnd;
     return end ? getCurrentPath(history.mapping, end) : [];
-  }, [history, branchFrom]);
-  const messages = useMemo(() => (ask ? [...path, ...ask.messages] : path), [path, ask]);
+  }, [history, pathEnd]);
+  const messages = useMemo(() => (ask ? withAnswer(path, ask.messages) : path), [path, ask]);
   const groups = useMemo(() => groupMessages(messages), [messages]);
+  // No asks left with this model (what the header's count says): nothing can be sent until that changes.
+  const noAsksLeft = (model ? remainingForModel(user, source, model) : 'unlimited') === 0;
   const showContinue = !busy && !ask && canContinue(path);
 
   const askTarget = (): AskTarget | null => {
@@ -407,9 +439,11 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
             <Text size="sm">{describeAskFailure(ask, t)}</Text>
             <RawDetail text={askFailureRawDetail(ask)} label={t('chat.errorDetails')} />
             <Group gap="xs">
-              <Button size="xs" onClick={handleRetry}>
-                {t('chat.retry')}
-              </Button>
+              {canRetryAsk(ask) && (
+                <Button size="xs" onClick={handleRetry}>
+                  {t('chat.retry')}
+                </Button>
+              )}
               <Button size="xs" variant="default" onClick={handleDismiss}>
                 {t('chat.withdraw')}
               </Button>
@@ -465,6 +499,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         onStop={stopAndFocus}
         busy={busy}
         disabled={inputDisabled}
+        notice={noAsksLeft ? t('chat.noAsksLeft') : undefined}
         onFiles={uploadsAllowed ? onFiles : undefined}
         blocked={uploads.uploading || uploads.failed}
         hasContent={hasImages}
@@ -496,6 +531,8 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
       stopAndFocus,
       busy,
       inputDisabled,
+      noAsksLeft,
+      t,
       uploadsAllowed,
       onFiles,
       uploads.uploading,
@@ -549,6 +586,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
                 variant="light"
                 leftSection={<ContinueIcon size={14} />}
                 onClick={() => send('continue', { continueAnswer: true })}
+                disabled={noAsksLeft}
                 data-testid="continue-button"
               >
                 {t('chat.continue')}

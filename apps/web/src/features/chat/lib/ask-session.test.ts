@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { AskResponse } from '@cc/contracts';
+import type { AskResponse, MessageParams } from '@cc/contracts';
 import { api, web } from '../../../test/fixtures';
 import { i18n } from '../../../i18n';
 import { textOf } from '../../../lib/conversation/history';
-import { applyClose, applyFrame, askFailureRawDetail, describeAskFailure, startAsk } from './ask-session';
+import {
+  applyClose,
+  applyFrame,
+  askFailureRawDetail,
+  canRetryAsk,
+  describeAskFailure,
+  isSessionExpired,
+  startAsk,
+} from './ask-session';
 import type { AskState } from './ask-session';
 
-const t = (key: string) => `T(${key})`;
+/** A fake translation: keys as `T(key)`, and a labelled text as `label: text`. */
+const t = (key: string, params?: MessageParams) =>
+  key === 'common.labelled' ? `${params?.label}: ${params?.text}` : `T(${key})`;
 const en = i18n.getFixedT('en-US');
 const zh = i18n.getFixedT('zh-CN');
 
@@ -150,7 +160,7 @@ describe('ask session', () => {
     expect(describeAskFailure(s, en)).toBe(
       'The message is too long: A message can have at most 100000 characters',
     );
-    expect(describeAskFailure(s, zh)).toBe('消息过长: 一条消息最多 100000 个字符');
+    expect(describeAskFailure(s, zh)).toBe('消息过长：一条消息最多 100000 个字符');
     expect(askFailureRawDetail(s)).toBeNull();
     // A message over the socket's frame limit is closed 1009 by the websocket library: said in words too.
     expect(describeAskFailure(applyClose(startAsk(null, 'c'), 1009, '', false), en)).toBe(
@@ -176,7 +186,7 @@ describe('ask session', () => {
       { type: 'error', tip: 'errors.httpError', error_detail: 'errors.detail.networkClosed' },
       [1014, 'errors.httpError'],
     );
-    expect(describeAskFailure(s, zh)).toBe('HTTP 错误: 上游意外断开了连接');
+    expect(describeAskFailure(s, zh)).toBe('HTTP 错误：上游意外断开了连接');
     expect(describeAskFailure(s, en)).toBe('HTTP error: The upstream closed the connection unexpectedly');
     expect(askFailureRawDetail(s)).toBeNull();
     // An older server sent undici's code and English text: neither reaches the screen.
@@ -193,5 +203,45 @@ describe('ask session', () => {
     expect(describeAskFailure(s, en)).toBe('Unknown error');
     const proxy = applyClose(startAsk(null, 'c'), 1008, 'Forbidden by proxy', false);
     expect(describeAskFailure(proxy, en)).toBe('The request was refused (1008)');
+  });
+});
+
+describe('refusals a retry cannot get past', () => {
+  it('the session is gone: the socket closes 1008 errors.unauthorized (no error frame)', () => {
+    const closed = applyClose(startAsk(null, 'c'), 1008, 'errors.unauthorized', false);
+    expect(isSessionExpired(closed)).toBe(true);
+    // Other refusals with the same close code are not.
+    expect(isSessionExpired(applyClose(startAsk(null, 'c'), 1008, 'errors.tooManySockets', false))).toBe(
+      false,
+    );
+    const quota = failedWith({ type: 'error', tip: 'errors.noAvailableTotalAskCount' }, [
+      1008,
+      'errors.noAvailableTotalAskCount',
+    ]);
+    expect(isSessionExpired(quota)).toBe(false);
+    // A stop by the user is not a failure at all.
+    expect(isSessionExpired(applyClose(startAsk(null, 'c'), 1000, '', true))).toBe(false);
+  });
+
+  it('quota, budget and permission refusals offer no retry; other failures do', () => {
+    for (const key of [
+      'errors.noAvailableTotalAskCount',
+      'errors.noAvailableModelAskCount',
+      'errors.noAvailableGpt4AskCount',
+      'errors.budgetSpent',
+      'errors.dailyBudgetSpent',
+      'errors.userNotAllowToUseModel',
+    ]) {
+      expect(canRetryAsk(failedWith({ type: 'error', tip: key }, [1008, key])), key).toBe(false);
+      // Said by the close reason alone (no error frame arrived): the same.
+      expect(canRetryAsk(applyClose(startAsk(null, 'c'), 1008, key, false)), key).toBe(false);
+    }
+    expect(canRetryAsk(failedWith({ type: 'error', tip: 'errors.timeout' }, [1001, 'errors.timeout']))).toBe(
+      true,
+    );
+    expect(canRetryAsk(applyClose(startAsk(null, 'c'), 1006, '', false))).toBe(true);
+    expect(canRetryAsk(applyClose(startAsk(null, 'c'), 1013, 'errors.temporarilyUnavailable', false))).toBe(
+      true,
+    );
   });
 });

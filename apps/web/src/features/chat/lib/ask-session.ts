@@ -1,3 +1,4 @@
+import { CHAT_CLOSE, ERRORS } from '@cc/contracts';
 import type { AskResponse, ChatMessage, MessageParams } from '@cc/contracts';
 import { appendText } from '../../../lib/conversation/history';
 import { isServerKey, translateServerKey, translateServerMessage } from '../../../lib/errors';
@@ -133,6 +134,46 @@ export function applyClose(state: AskState, code: number, reason: string, byClie
   return { ...state, phase: 'failed', close };
 }
 
+/**
+ * The ask was refused because the session is gone (the socket closes 1008 `errors.unauthorized`): the login-expired
+ * dialog says so, not the answer's error card (asking again cannot work before logging in again).
+ */
+export function isSessionExpired(state: AskState): boolean {
+  if (state.phase !== 'failed') return false;
+  const tip = state.error?.tip;
+  if (tip === ERRORS.unauthorized.message || tip === ERRORS.notLoggedIn.message) return true;
+  const { code, reason } = CHAT_CLOSE.unauthorized;
+  return state.close?.code === code && state.close.reason === reason;
+}
+
+/**
+ * Refusals that asking again cannot undo until an administrator changes the user's quota, budget or permissions
+ * (or a budget starts again): their error card offers no retry.
+ */
+const NOT_RETRYABLE = new Set<string>(
+  [
+    ERRORS.noAvailableTotalAskCount,
+    ERRORS.noAvailableGpt4AskCount,
+    ERRORS.noAvailableModelAskCount,
+    ERRORS.budgetSpent,
+    ERRORS.dailyBudgetSpent,
+    ERRORS.monthlyBudgetSpent,
+    ERRORS.askOverBudget,
+    ERRORS.userNotAllowToUseChatType,
+    ERRORS.chatTypeNotEnabled,
+    ERRORS.userChatTypeExpired,
+    ERRORS.userNotAllowToUseModel,
+    ERRORS.paidModelNotAvailable,
+    ERRORS.modelNotEnabled,
+  ].map((e) => e.message),
+);
+
+/** False when the failure is a refusal that asking the same again cannot get past (see NOT_RETRYABLE). */
+export function canRetryAsk(state: AskState): boolean {
+  const key = state.error?.tip ?? (state.close?.code === CHAT_CLOSE.refused.code ? state.close.reason : '');
+  return !NOT_RETRYABLE.has(key);
+}
+
 const CLOSE_CODE_KEYS: Record<number, string> = {
   1000: 'chat.close.1000',
   1001: 'chat.close.1001',
@@ -156,12 +197,13 @@ export function describeAskFailure(state: AskState, t: Translate): string {
     const { tip, detail, params } = state.error;
     const text = translateServerMessage(tip, t, params);
     const translatedDetail = translateServerKey(detail, t, params);
-    return translatedDetail ? `${text}: ${translatedDetail}` : text;
+    return translatedDetail ? t('common.labelled', { label: text, text: translatedDetail }) : text;
   }
   const code = state.close?.code ?? 1006;
   const meaning = t(CLOSE_CODE_KEYS[code] ?? 'chat.close.unknown');
   const reason = translateServerKey(state.close?.reason, t);
-  return `${meaning} (${code})${reason ? `: ${reason}` : ''}`;
+  const closed = `${meaning} (${code})`;
+  return reason ? t('common.labelled', { label: closed, text: reason }) : closed;
 }
 
 /**

@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { lastRow, login, send, startConversation, useEnglish } from './helpers';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+  await login(page, '/login?redirect=/conversation');
+  await expect(page).toHaveURL(/\/conversation/);
+});
+
+// An answer a failed test left running (stalled upstream) would be the user's answer in flight in the next test.
+test.afterEach(async ({ page }) => {
+  const stop = page.getByTestId('stop-button');
+  if (await stop.isVisible().catch(() => false)) await stop.click();
+});
+
+const answers = (page: Page) => page.locator('[data-testid=message-list] article[data-role=assistant]');
+
+test('a regenerated answer resumed after a reload is shown alone, not merged with a stored copy', async ({
+  page,
+}) => {
+  await startConversation(page, 'OpenAI Web', /^GPT-3\.5/, `E2E regenerate reload ${Date.now() % 100000}`);
+  // The upstream sends a few chunks, then pauses: the answer runs until it is stopped.
+  await send(page, 'again #fault:stall=5 #long 30');
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  await expect(lastRow(page)).toContainText('You asked', { timeout: 20_000 });
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible();
+  await expect(page.getByTestId('ask-error')).toHaveCount(0);
+
+  const answer = lastRow(page);
+  await answer.hover();
+  await answer.getByTestId('regenerate-button').click();
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  await expect(lastRow(page)).toContainText('You asked', { timeout: 20_000 });
+  // The server writes a running answer about once a second (and makes it the conversation's current node): the
+  // reload comes after that write.
+  await page.waitForTimeout(2_000);
+  await page.reload();
+
+  await expect(page.getByTestId('stop-button')).toBeVisible({ timeout: 20_000 });
+  await expect(lastRow(page)).toContainText('You asked', { timeout: 20_000 });
+  await expect(lastRow(page).getByTestId('branch-position')).toHaveText('2 / 2');
+  // One answer, with its text once: neither the stored copy of the same answer nor the first version beside it.
+  await expect(answers(page)).toHaveCount(1);
+  const text = (await lastRow(page).locator('.cc-markdown, .cc-plain-text').allTextContents()).join('\n');
+  expect(text.split('You asked').length - 1).toBe(1);
+
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible();
+  await expect(answers(page)).toHaveCount(1);
+  await expect(lastRow(page).getByTestId('branch-position')).toHaveText('2 / 2');
+});
+
+test('a question asked after the session expired opens the login-expired dialog, and only that', async ({
+  page,
+  context,
+}) => {
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E expired ${Date.now() % 100000}`);
+  await send(page, 'Hello');
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  await expect(lastRow(page)).toContainText('You asked', { timeout: 20_000 });
+  await expect(page).toHaveURL(/\?id=/);
+
+  // The session ends at the server's side (the page still believes it is logged in).
+  await context.clearCookies();
+  await send(page, 'Are you still there?');
+
+  const dialog = page.getByRole('dialog', { name: 'Login expired' });
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  await expect(dialog.getByRole('button', { name: 'Stay on this page' })).toBeVisible();
+  await page.waitForTimeout(1_000);
+  await expect(page.getByTestId('ask-error')).toHaveCount(0);
+  await expect(page.getByText(/1008/)).toHaveCount(0);
+  await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
+  // The question was not asked: its text is back in the box.
+  await expect(page.getByTestId('chat-input')).toHaveValue('Are you still there?');
+});
