@@ -1,4 +1,11 @@
-import type { ApiChatMessage, ChatMessage, ConversationHistory, WebChatMessage } from '@cc/contracts';
+import { DEFAULT_NEW_USER_API, DEFAULT_NEW_USER_WEB } from '@cc/contracts';
+import type {
+  ApiChatMessage,
+  ChatMessage,
+  ConversationHistory,
+  UserRead,
+  WebChatMessage,
+} from '@cc/contracts';
 
 /** Builders of contract-shaped messages and histories for unit tests. */
 export function web(
@@ -68,5 +75,37 @@ export function chain(
     current_node: messages[messages.length - 1]?.id ?? null,
     current_model: first?.model ?? 'gpt_4',
     ...extra,
+  };
+}
+
+/** A user of openai_web (GPT-3.5 and GPT-4) with the given total and per-model counts (-1 = unlimited). */
+export function webUser(total: number, perModel: Record<string, number> = {}): UserRead {
+  return {
+    id: 7,
+    email: 'ann@example.com',
+    is_active: true,
+    is_superuser: false,
+    is_verified: false,
+    username: 'ann',
+    nickname: 'Ann',
+    last_active_time: null,
+    create_time: '2026-01-01T00:00:00Z',
+    avatar: null,
+    setting: {
+      id: 1,
+      user_id: 7,
+      credits: -1,
+      daily_budget: -1,
+      monthly_budget: -1,
+      openai_web_chat_status: 'idling',
+      openai_web: {
+        ...structuredClone(DEFAULT_NEW_USER_WEB),
+        allow_to_use: true,
+        available_models: ['gpt_3_5', 'gpt_4'],
+        total_ask_count: total,
+        per_model_ask_count: perModel,
+      },
+      openai_api: structuredClone(DEFAULT_NEW_USER_API),
+    },
   };
 }

@@ -3,47 +3,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_NEW_USER_API, DEFAULT_NEW_USER_WEB } from '@cc/contracts';
 import type { UserRead } from '@cc/contracts';
 import { i18n } from '../../../i18n';
 import { queryKeys } from '../../../lib/query-keys';
 import { STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { installDomStubs } from '../../../test/dom-stubs';
+import { webUser } from '../../../test/fixtures';
 import { AsksLeft } from './asks-left';
 import { BudgetWarning } from './budget-warning';
 import { NewConversationFormView } from './new-conversation-modal';
-
-/** A user of openai_web with the given total and per-model counts (-1 = unlimited). */
-function userWith(total: number, perModel: Record<string, number>): UserRead {
-  return {
-    id: 7,
-    email: 'ann@example.com',
-    is_active: true,
-    is_superuser: false,
-    is_verified: false,
-    username: 'ann',
-    nickname: 'Ann',
-    last_active_time: null,
-    create_time: '2026-01-01T00:00:00Z',
-    avatar: null,
-    setting: {
-      id: 1,
-      user_id: 7,
-      credits: -1,
-      daily_budget: -1,
-      monthly_budget: -1,
-      openai_web_chat_status: 'idling',
-      openai_web: {
-        ...structuredClone(DEFAULT_NEW_USER_WEB),
-        allow_to_use: true,
-        available_models: ['gpt_3_5', 'gpt_4'],
-        total_ask_count: total,
-        per_model_ask_count: perModel,
-      },
-      openai_api: structuredClone(DEFAULT_NEW_USER_API),
-    },
-  };
-}
 
 /** The user with a total spend budget in USD (GPT-4 asks reserve at least 0.06, GPT-3.5 0.0015). */
 function withBudget(user: UserRead, total: { limit: number; spent: number; left: number }): UserRead {
@@ -83,25 +51,25 @@ afterEach(cleanup);
 
 describe('asks left shows the limit that binds', () => {
   it('chat header: a total of 0 shows 0, not the unlimited per-model count', () => {
-    wrap(userWith(0, {}), <AsksLeft user={userWith(0, {})} source="openai_web" model="gpt_4" />);
+    wrap(webUser(0, {}), <AsksLeft user={webUser(0, {})} source="openai_web" model="gpt_4" />);
     expect(screen.getByTestId('remaining-asks').textContent).toBe('Asks left: 0');
   });
 
   it('chat header: the smaller of the total and the model count; unlimited only when both are', () => {
     const { rerender } = wrap(
-      userWith(3, { gpt_4: 5 }),
-      <AsksLeft user={userWith(3, { gpt_4: 5 })} source="openai_web" model="gpt_4" />,
+      webUser(3, { gpt_4: 5 }),
+      <AsksLeft user={webUser(3, { gpt_4: 5 })} source="openai_web" model="gpt_4" />,
     );
     expect(screen.getByTestId('remaining-asks').textContent).toBe('Asks left: 3');
     rerender(
       <MantineProvider>
-        <AsksLeft user={userWith(-1, { gpt_4: 5 })} source="openai_web" model="gpt_4" />
+        <AsksLeft user={webUser(-1, { gpt_4: 5 })} source="openai_web" model="gpt_4" />
       </MantineProvider>,
     );
     expect(screen.getByTestId('remaining-asks').textContent).toBe('Asks left: 5');
     rerender(
       <MantineProvider>
-        <AsksLeft user={userWith(-1, {})} source="openai_web" model="gpt_4" />
+        <AsksLeft user={webUser(-1, {})} source="openai_web" model="gpt_4" />
       </MantineProvider>,
     );
     expect(screen.getByTestId('remaining-asks').textContent).toBe('Asks left: Unlimited');
@@ -111,7 +79,7 @@ describe('asks left shows the limit that binds', () => {
     writeStorage(STORAGE_KEYS.lastSelectedSource, 'openai_web');
     writeStorage(STORAGE_KEYS.lastSelectedModel, 'gpt_4');
     wrap(
-      userWith(0, { gpt_4: -1 }),
+      webUser(0, { gpt_4: -1 }),
       <NewConversationFormView onConfirm={() => undefined} onCancel={() => undefined} />,
     );
     // the chosen model's description and each model of the menu
@@ -120,7 +88,7 @@ describe('asks left shows the limit that binds', () => {
   });
 
   it('a spend budget binds when it covers fewer asks than the counts; the money left is shown', () => {
-    const user = withBudget(userWith(3, { gpt_4: 5 }), { limit: 1, spent: 0.9, left: 0.1 });
+    const user = withBudget(webUser(3, { gpt_4: 5 }), { limit: 1, spent: 0.9, left: 0.1 });
     wrap(user, <AsksLeft user={user} source="openai_web" model="gpt_4" />);
     // 0.10 left, an ask of GPT-4 reserves at least 0.06: one more ask.
     expect(screen.getByTestId('remaining-asks').textContent).toBe('Asks left: 1');
@@ -130,7 +98,7 @@ describe('asks left shows the limit that binds', () => {
   it('model menu: the budget binds there too', () => {
     writeStorage(STORAGE_KEYS.lastSelectedSource, 'openai_web');
     writeStorage(STORAGE_KEYS.lastSelectedModel, 'gpt_4');
-    const user = withBudget(userWith(3, { gpt_4: 5 }), { limit: 1, spent: 1, left: 0 });
+    const user = withBudget(webUser(3, { gpt_4: 5 }), { limit: 1, spent: 1, left: 0 });
     wrap(user, <NewConversationFormView onConfirm={() => undefined} onCancel={() => undefined} />);
     expect(screen.getAllByText('Asks left: 0').length).toBeGreaterThanOrEqual(2);
   });
@@ -138,10 +106,10 @@ describe('asks left shows the limit that binds', () => {
 
 describe('budget warning', () => {
   it('shows nothing below the warning share, the amount left from it, and a spent budget in red', () => {
-    const below = withBudget(userWith(3, {}), { limit: 1, spent: 0.5, left: 0.5 });
+    const below = withBudget(webUser(3, {}), { limit: 1, spent: 0.5, left: 0.5 });
     const { rerender } = wrap(below, <BudgetWarning user={below} />);
     expect(screen.queryByTestId('budget-warning')).toBeNull();
-    const near = withBudget(userWith(3, {}), { limit: 1, spent: 0.85, left: 0.15 });
+    const near = withBudget(webUser(3, {}), { limit: 1, spent: 0.85, left: 0.15 });
     rerender(
       <MantineProvider>
         <BudgetWarning user={near} />
@@ -150,7 +118,7 @@ describe('budget warning', () => {
     const warning = screen.getByTestId('budget-warning');
     expect(warning.textContent).toContain('Most of your budget is spent');
     expect(warning.textContent).toContain('85% used: $0.85 of $1.00, $0.15 left.');
-    const spent = withBudget(userWith(3, {}), { limit: 1, spent: 1, left: 0 });
+    const spent = withBudget(webUser(3, {}), { limit: 1, spent: 1, left: 0 });
     rerender(
       <MantineProvider>
         <BudgetWarning user={spent} />

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHAT_CLOSE, DEFAULT_NEW_USER_API, DEFAULT_NEW_USER_WEB } from '@cc/contracts';
+import { CHAT_CLOSE } from '@cc/contracts';
 import type { AskResponse, ChatMessage, ConversationHistory, UserRead } from '@cc/contracts';
 import { i18n } from '../../../i18n';
 import { onRequestError } from '../../../lib/api-client';
@@ -10,7 +10,7 @@ import type { ErrorEvent } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { clearLoginFlag, setLoginFlag } from '../../../lib/session';
 import { installDomStubs } from '../../../test/dom-stubs';
-import { web } from '../../../test/fixtures';
+import { web, webUser } from '../../../test/fixtures';
 import { ChatPanel } from './chat-panel';
 
 /** A chat websocket the test drives: it opens, receives frames and closes when told. */
@@ -52,37 +52,6 @@ class FakeSocket {
     this.readyState = FakeSocket.CLOSED;
     act(() => this.onclose?.({ code, reason }));
   }
-}
-
-function userWith(total: number): UserRead {
-  return {
-    id: 7,
-    email: 'ann@example.com',
-    is_active: true,
-    is_superuser: false,
-    is_verified: false,
-    username: 'ann',
-    nickname: 'Ann',
-    last_active_time: null,
-    create_time: '2026-01-01T00:00:00Z',
-    avatar: null,
-    setting: {
-      id: 1,
-      user_id: 7,
-      credits: -1,
-      daily_budget: -1,
-      monthly_budget: -1,
-      openai_web_chat_status: 'idling',
-      openai_web: {
-        ...structuredClone(DEFAULT_NEW_USER_WEB),
-        allow_to_use: true,
-        available_models: ['gpt_3_5'],
-        total_ask_count: total,
-        per_model_ask_count: {},
-      },
-      openai_api: structuredClone(DEFAULT_NEW_USER_API),
-    },
-  };
 }
 
 /** A web answer still being written (end_turn not set yet, as the server stores it while it streams). */
@@ -138,7 +107,7 @@ function stubSizes() {
   });
 }
 
-function renderPanel(history: ConversationHistory, user: UserRead = userWith(5)) {
+function renderPanel(history: ConversationHistory, user: UserRead = webUser(5)) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
   client.setQueryData(queryKeys.me, user);
   client.setQueryData(queryKeys.conversation('c1'), history);
@@ -299,7 +268,7 @@ describe('an ask refused because the session is gone', () => {
 
 describe('no asks left', () => {
   it('with no asks left for the model, nothing can be sent and the box says why', async () => {
-    const { resume } = renderPanel(historyOf([question, finished], 'a1'), userWith(0));
+    const { resume } = renderPanel(historyOf([question, finished], 'a1'), webUser(0));
     nothingToResume(resume);
     expect(screen.getByTestId('remaining-asks').textContent).toBe('Asks left: 0');
     fireEvent.change(screen.getByTestId('chat-input'), { target: { value: 'One more?' } });
@@ -313,7 +282,7 @@ describe('no asks left', () => {
 
   it('in Chinese too', async () => {
     await i18n.changeLanguage('zh-CN');
-    const { resume } = renderPanel(historyOf([question, finished], 'a1'), userWith(0));
+    const { resume } = renderPanel(historyOf([question, finished], 'a1'), webUser(0));
     nothingToResume(resume);
     expect(screen.getByTestId('send-notice').textContent).toBe(
       '此模型已无剩余提问次数：额度增加或恢复后才能再发送',
@@ -321,7 +290,7 @@ describe('no asks left', () => {
   });
 
   it('with asks left, sending is possible and nothing is said', async () => {
-    const { resume } = renderPanel(historyOf([question, finished], 'a1'), userWith(3));
+    const { resume } = renderPanel(historyOf([question, finished], 'a1'), webUser(3));
     nothingToResume(resume);
     fireEvent.change(screen.getByTestId('chat-input'), { target: { value: 'One more?' } });
     expect(screen.getByTestId<HTMLButtonElement>('send-button').disabled).toBe(false);
@@ -329,7 +298,7 @@ describe('no asks left', () => {
   });
 
   it('an ask refused for the quota says so without a retry; it can be withdrawn', async () => {
-    const { resume } = renderPanel(historyOf([question, finished], 'a1'), userWith(1));
+    const { resume } = renderPanel(historyOf([question, finished], 'a1'), webUser(1));
     nothingToResume(resume);
     const socket = ask('One more?');
     socket.frame({ type: 'error', tip: 'errors.noAvailableTotalAskCount', error_detail: null });
@@ -344,7 +313,7 @@ describe('no asks left', () => {
   });
 
   it('another failure keeps its retry', async () => {
-    const { resume } = renderPanel(historyOf([question, finished], 'a1'), userWith(1));
+    const { resume } = renderPanel(historyOf([question, finished], 'a1'), webUser(1));
     nothingToResume(resume);
     const socket = ask('One more?');
     socket.frame({ type: 'error', tip: 'errors.timeout', error_detail: null });
