@@ -33,6 +33,16 @@ test('a 390 px wide chat: the list lives in a drawer, a question streams, nothin
   await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
   await expect(page).toHaveURL(/\?id=/);
 
+  // The header keeps the model's name and the asks left each on one line ("GPT-" / "3.5" before).
+  const lines = (el: Element) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  };
+  const header = page.locator('.cc-conv-header');
+  expect(await header.locator('[data-model-color]').first().evaluate(lines)).toBe(1);
+  expect(await page.getByTestId('remaining-asks').evaluate(lines)).toBe(1);
+
   // The page does not scroll sideways; a long code line scrolls inside its block.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);

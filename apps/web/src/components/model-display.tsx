@@ -103,7 +103,8 @@ export function ModelLabel({
 }) {
   const display = modelDisplay(model);
   return (
-    <Group gap={6} wrap="nowrap" component="span">
+    // A model's name is one piece ("GPT-3.5" broke into "GPT-" and "3.5" in a phone's header).
+    <Group gap={6} wrap="nowrap" component="span" style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
       {withAvatar && <ModelAvatar model={model} size={20} decorative />}
       <Text component="span" fw={600} size="sm" c={textColor(display.color)} data-model-color={display.color}>
         {display.label}

@@ -25,12 +25,12 @@ export function AsksLeft({
   return (
     <Group gap={8} wrap="nowrap">
       <Tooltip label={t('chat.remainingTooltip')}>
-        <Text size="xs" c="dimmed" data-testid="remaining-asks">
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="remaining-asks">
           {t('chat.remaining', { count: remaining === 'unlimited' ? t('common.unlimited') : remaining })}
         </Text>
       </Tooltip>
       {status && left !== -1 && (
-        <Text size="xs" c="dimmed" data-testid="budget-left">
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="budget-left">
           {t('chat.budget.moneyLeft', { amount: formatMoney(left, status.currency, i18n.language) })}
         </Text>
       )}
