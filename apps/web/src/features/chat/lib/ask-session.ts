@@ -202,16 +202,18 @@ export function describeAskFailure(state: AskState, t: Translate): string {
   const code = state.close?.code ?? 1006;
   const meaning = t(CLOSE_CODE_KEYS[code] ?? 'chat.close.unknown');
   const reason = translateServerKey(state.close?.reason, t);
-  const closed = `${meaning} (${code})`;
-  return reason ? t('common.labelled', { label: closed, text: reason }) : closed;
+  return reason ? t('common.labelled', { label: meaning, text: reason }) : meaning;
 }
 
 /**
- * The error frame's detail when it is raw text (what the upstream provider said, desensitized, usually English):
- * shown only behind a "details" disclosure, never inline. Keys, JSON and internal codes give null.
+ * The error frame's detail when it is raw text (what the upstream provider said, desensitized, usually English), or
+ * the close code of a socket closed without one: shown only behind a "details" disclosure, never inline. Keys, JSON
+ * and internal codes give null.
  */
 export function askFailureRawDetail(state: AskState): string | null {
-  const detail = state.error?.detail?.trim();
+  // Closed without an error frame: the socket's close code is for whoever reads the details (support), not inline.
+  if (!state.error) return state.close && state.close.code !== 1000 ? `WebSocket ${state.close.code}` : null;
+  const detail = state.error.detail?.trim();
   if (!detail || isServerKey(detail)) return null;
   if (detail.startsWith('{') || detail.startsWith('[')) return null;
   if (/\bUND_ERR_[A-Z_]+\b/.test(detail)) return null;
