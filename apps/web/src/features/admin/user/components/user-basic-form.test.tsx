@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { UserReadAdmin } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../../../i18n';
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 /** The form as the admin `me` sees it (me is in the cache, as after login). */
-function renderForm(user: UserReadAdmin, me: UserReadAdmin) {
+function renderForm(user: UserReadAdmin | undefined, me: UserReadAdmin) {
   setLoginFlag();
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   client.setQueryData(queryKeys.me, me);
@@ -55,5 +55,22 @@ describe('UserBasicForm flags', () => {
     expect(switchNamed('Active').disabled).toBe(false);
     expect(switchNamed('Superuser').disabled).toBe(false);
     expect(screen.queryByTestId('locked-switch')).toBeNull();
+  });
+});
+
+describe('UserBasicForm, a new user', () => {
+  it('a refused submit moves the focus to the first invalid field; the password rule is said once', async () => {
+    const me = adminUser({ id: 1, username: 'admin', is_superuser: true });
+    renderForm(undefined, me);
+    const rule = i18n.t('validation.passwordRule');
+    expect(screen.getAllByText(rule)).toHaveLength(1);
+    fireEvent.change(screen.getByLabelText(/^Username/), { target: { value: 'newcomer' } });
+    fireEvent.change(screen.getByLabelText(/^Nickname/), { target: { value: 'Newcomer' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'new@example.com' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/^Password/)));
+    // The rule is the field's error now, not also its description.
+    expect(screen.getAllByText(rule)).toHaveLength(1);
   });
 });

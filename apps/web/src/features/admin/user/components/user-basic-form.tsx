@@ -1,7 +1,7 @@
 import { Button, Group, PasswordInput, Stack, Switch, TextInput, Textarea, Tooltip } from '@mantine/core';
 import type { SwitchProps } from '@mantine/core';
 import type { UserReadAdmin } from '@cc/contracts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../../../lib/session';
 import { useAdminT } from '../../shared/admin-i18n';
@@ -44,6 +44,12 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
   const isSelf = !!user && me?.id === user.id;
   const [values, setValues] = useState<UserFormValues>(() => (user ? userToForm(user) : EMPTY_USER_FORM));
   const [errors, setErrors] = useState<FieldErrors>({});
+  // A submit that found errors: the first invalid field takes the focus once they are shown.
+  const [refusals, setRefusals] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   const create = useCreateUser();
   const update = useUpdateUser();
   const exists = (key: string) => i18n.exists(key);
@@ -54,7 +60,10 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
   const handleSubmit = async () => {
     const issues = user ? validateUpdate(values, user) : validateCreate(values);
     setErrors(issuesToErrors(issues, t, exists));
-    if (issues.length > 0) return;
+    if (issues.length > 0) {
+      setRefusals((n) => n + 1);
+      return;
+    }
     try {
       if (user) {
         const patch = updatePayload(values, user);
@@ -67,11 +76,13 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
       onDone();
     } catch (error) {
       setErrors(serverIssuesToErrors(issuesOf(error), t, exists));
+      setRefusals((n) => n + 1);
     }
   };
 
   return (
     <form
+      ref={formRef}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -106,10 +117,15 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
           label={ta('user.password')}
           required={!user}
           autoComplete="new-password"
-          description={user ? ta('user.passwordUnchanged') : t('validation.passwordRule')}
+          // The rule once: as the error when it is broken, else as the field's description.
+          description={
+            user ? ta('user.passwordUnchanged') : errors.password ? undefined : t('validation.passwordRule')
+          }
           value={values.password}
           onChange={(e) => set('password', e.currentTarget.value)}
           error={errors.password}
+          // (Mantine's password field does not mark itself invalid.)
+          aria-invalid={!!errors.password || undefined}
         />
         <TextInput
           label={ta('user.avatar')}
