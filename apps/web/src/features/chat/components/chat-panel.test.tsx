@@ -278,6 +278,9 @@ describe('no asks left', () => {
     );
     fireEvent.keyDown(screen.getByTestId('chat-input'), { key: 'Enter' });
     expect(FakeSocket.all).toHaveLength(1);
+    // Regenerating the answer or editing the question would ask too: neither is offered.
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull();
+    expect(screen.queryByTestId('edit-button')).toBeNull();
   });
 
   it('in Chinese too', async () => {
@@ -295,6 +298,8 @@ describe('no asks left', () => {
     fireEvent.change(screen.getByTestId('chat-input'), { target: { value: 'One more?' } });
     expect(screen.getByTestId<HTMLButtonElement>('send-button').disabled).toBe(false);
     expect(screen.queryByTestId('send-notice')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Regenerate' })).toBeTruthy();
+    expect(screen.getByTestId('edit-button')).toBeTruthy();
   });
 
   it('an ask refused for the quota says so without a retry; it can be withdrawn', async () => {

@@ -366,19 +366,21 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
         ? {
             siblingsOf: (id) => siblingsOf(history.mapping, id),
             switchTo: (id) => !busy && switchRef.current(conversationId, history.mapping, id),
-            lastAnswerGroupId: answering ? null : lastAnswerGroupId,
+            // Regenerate and edit ask too: not offered while an answer runs, nor with no asks left.
+            lastAnswerGroupId: answering || noAsksLeft ? null : lastAnswerGroupId,
             regenerate: (answer) => {
               const question = answer.parent ? history.mapping[answer.parent] : undefined;
               if (question?.role === 'user')
                 askBranchRef.current(question.id, question.id, textOf(question), 'variant');
             },
-            edit: answering
-              ? undefined
-              : (question, text) =>
-                  askBranchRef.current(question.parent ?? null, question.parent ?? null, text, 'next'),
+            edit:
+              answering || noAsksLeft
+                ? undefined
+                : (question, text) =>
+                    askBranchRef.current(question.parent ?? null, question.parent ?? null, text, 'next'),
           }
         : null,
-    [conversationId, history, busy, answering, lastAnswerGroupId, switchRef, askBranchRef],
+    [conversationId, history, busy, answering, noAsksLeft, lastAnswerGroupId, switchRef, askBranchRef],
   );
 
   const handleSend = () => {
