@@ -9,6 +9,7 @@ import type { MessageGroup } from '../../lib/conversation/history';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { useLatest } from '../../lib/use-latest';
 import { fileContentUrl } from '../../lib/assets';
+import { OWN_DIRECTION_INPUT } from '../../lib/bidi';
 import {
   ChevronRightIcon,
   CodeIcon,
@@ -164,6 +165,7 @@ function EditQuestion({
         value={draft}
         onChange={(e) => setDraft(e.currentTarget.value)}
         aria-label={t('render.editQuestion')}
+        styles={OWN_DIRECTION_INPUT}
         data-autofocus
       />
       <Group gap="xs" justify="flex-end">

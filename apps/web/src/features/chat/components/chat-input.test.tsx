@@ -72,3 +72,10 @@ describe('the message box when nothing can be sent', () => {
     expect(onSend).not.toHaveBeenCalled();
   });
 });
+
+describe('the message box and right-to-left text', () => {
+  it('lets the browser set the direction from what is typed (an Arabic question reads right to left)', () => {
+    box('ما هو الطقس اليوم؟');
+    expect(screen.getByTestId('chat-input').style.unicodeBidi).toBe('plaintext');
+  });
+});

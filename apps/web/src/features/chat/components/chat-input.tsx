@@ -4,6 +4,7 @@ import type { ClipboardEvent, DragEvent, KeyboardEvent, ReactNode } from 'react'
 import { useTranslation } from 'react-i18next';
 import { MAX_ASK_TEXT_CHARS } from '@cc/contracts';
 import { SendIcon, StopIcon } from '../../../components/icons';
+import { OWN_DIRECTION_INPUT } from '../../../lib/bidi';
 import { isSendKeyEvent, usePreference } from '../../../lib/preferences';
 
 interface Props {
@@ -129,6 +130,7 @@ export const ChatInput = forwardRef<HTMLTextAreaElement, Props>(function ChatInp
           onPaste={handlePaste}
           placeholder={t('chat.inputPlaceholder', { key: sendKey })}
           aria-label={t('chat.inputLabel')}
+          styles={OWN_DIRECTION_INPUT}
           autosize
           minRows={1}
           maxRows={10}
