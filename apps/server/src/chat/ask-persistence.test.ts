@@ -172,8 +172,9 @@ describe('what an ask leaves behind', () => {
         headers: { cookie: admin },
       });
       expect(vanished.statusCode).toBe(200);
-      // The writes of what arrives next fail (the conversation is gone) until the answer ends.
+      // The writes of what arrives next fail (the conversation is gone) until the answer ends, said as such.
       expect((await live.closed).code).not.toBe(1000);
+      expect(live.frames.at(-1)).toMatchObject({ type: 'error', tip: 'errors.conversationNotFound' });
       const failedWrites = () =>
         errors.mock.calls.filter(([, message]) =>
           String(message).includes('writing a streaming answer failed'),

@@ -4,7 +4,9 @@ import { CHAT_CLOSE, TIPS } from '@cc/contracts';
 import type { AskRequest } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
+import { fail } from '../errors/app-error';
 import { describeFailure, toErrorFrame } from '../errors/describe-failure';
+import { conversationRepository } from '../repositories/conversation.repository';
 import { UpstreamEmptyAnswer } from '../sources/errors';
 import type { AskInput, SourceAdapter } from '../sources/types';
 import { admitAsk } from './admission';
@@ -179,9 +181,21 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     const shutdown = isAbort(e) && run.signal.reason === 'shutdown';
     await settleAsk(ctx, ended(run), e, { askId: run.askId, outcome: shutdown ? 'interrupted' : undefined });
     if (isAbort(e)) sink.close(...closeOfAbort(run.signal.reason as AbortCause));
+    // A conversation destroyed while its answer ran (an admin's vanish) is said as such, not as an unknown error.
+    else if (await destroyed(ctx, session.storedConversationId))
+      reportFailure(ctx, sink, fail.conversationNotFound(), null);
     // (A new conversation that failed before anything was kept is not named: there is nothing to open.)
     else reportFailure(ctx, sink, e, session.storedConversationId);
   }
+}
+
+/** Whether the conversation an ask wrote to is gone (false when it cannot be told: the database failing too). */
+async function destroyed(ctx: AppContext, conversationId: string | null): Promise<boolean> {
+  if (!conversationId) return false;
+  const row = await conversationRepository(ctx.dbHandle.db)
+    .findByUuid(conversationId)
+    .catch(() => null);
+  return row === undefined;
 }
 
 /** How a stopped answer closes: stopped by the user, refused (deactivated), or cut off by a shutdown. */
