@@ -1,5 +1,7 @@
 import { AppShell } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import type { CSSProperties, MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { LoginNotice } from '../pages/login-route';
 import { RequestErrorBridge } from '../request-error-bridge';
@@ -25,16 +27,74 @@ function ScrollToTop() {
   return null;
 }
 
+/** Off screen (still read and focusable) until focused, then shown over the header's top-left corner. */
+const SKIP_HIDDEN: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clipPath: 'inset(50%)',
+  whiteSpace: 'nowrap',
+};
+const SKIP_SHOWN: CSSProperties = {
+  position: 'fixed',
+  top: 8,
+  left: 8,
+  zIndex: 1000,
+  padding: '8px 12px',
+  borderRadius: 4,
+  background: 'var(--mantine-color-body)',
+  color: 'var(--mantine-color-text)',
+  boxShadow: 'var(--mantine-shadow-md)',
+  outline: '2px solid var(--mantine-primary-color-filled)',
+};
+
+/**
+ * The page's first Tab stop: skips the header, to the message box on the chat page (when one is shown and enabled),
+ * else to the main content.
+ */
+function SkipLink() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const [focused, setFocused] = useState(false);
+  const onChatPage = pathname === '/conversation';
+  const skip = (e: MouseEvent<HTMLAnchorElement>) => {
+    e.preventDefault();
+    const input = document.querySelector<HTMLTextAreaElement>('[data-testid="chat-input"]');
+    if (input && !input.disabled) {
+      input.focus();
+      return;
+    }
+    const main = document.getElementById('app-main');
+    main?.focus();
+    main?.scrollIntoView({ block: 'start' });
+  };
+  return (
+    <a
+      href="#app-main"
+      className="hide-in-print"
+      style={focused ? SKIP_SHOWN : SKIP_HIDDEN}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
+      onClick={skip}
+      data-testid="skip-link"
+    >
+      {t(onChatPage ? 'common.skipToMessageBox' : 'common.skipToMain')}
+    </a>
+  );
+}
+
 export function RootLayout() {
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding={0}>
       <ScrollToTop />
       <RequestErrorBridge />
       <LoginNotice />
+      <SkipLink />
       <AppShell.Header className="hide-in-print">
         <AppHeader />
       </AppShell.Header>
-      <AppShell.Main id="app-main" className="cc-main" {...SCROLL_RESET}>
+      <AppShell.Main id="app-main" className="cc-main" tabIndex={-1} {...SCROLL_RESET}>
         <Outlet />
       </AppShell.Main>
     </AppShell>

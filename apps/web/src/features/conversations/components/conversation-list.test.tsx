@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ConversationRead } from '@cc/contracts';
 import { i18n } from '../../../i18n';
 import { installDomStubs } from '../../../test/dom-stubs';
@@ -67,14 +67,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderList(draftTitle?: string | null) {
+function renderList(draftTitle?: string | null, selectedId: string | null = null, onSelect = () => {}) {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <MantineProvider>
         <ModalsProvider>
           <ConversationList
-            selectedId={null}
-            onSelect={() => undefined}
+            selectedId={selectedId}
+            onSelect={onSelect}
             onOpenResult={() => undefined}
             onDeleted={() => undefined}
             disabled={false}
@@ -165,6 +165,55 @@ describe('ConversationList', () => {
     renderList(null);
     await screen.findByText('No conversations yet');
     expect(screen.queryByTestId('draft-item')).toBeNull();
+  });
+
+  it('is one Tab stop, moved through with the arrows, Home and End, the row’s actions reached from the row', async () => {
+    // jsdom has no scrollIntoView: a stub, removed at the end.
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    onTestFinished(() => {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    });
+    const onSelect = vi.fn();
+    renderList(null, firstPage[2]!.conversation_id, onSelect);
+    await screen.findByText('Pinned plan');
+    const rowButton = (title: string) => screen.getByText(title).closest('button')!;
+    const tabStops = () =>
+      Array.from(screen.getByTestId('conversation-list').querySelectorAll('[tabindex="0"]')).map(
+        (el) => el.textContent,
+      );
+    // The open conversation holds the single Tab stop; no ⋮ button is one.
+    expect(tabStops()).toEqual(['Chat 3']);
+    expect(rowButton('Chat 3').getAttribute('aria-keyshortcuts')).toContain('ArrowDown');
+    expect(rowButton('Chat 3').getAttribute('aria-describedby')).toBeTruthy();
+    for (const menu of screen.getAllByTestId('conversation-menu'))
+      expect(menu.getAttribute('tabindex')).toBe('-1');
+
+    rowButton('Chat 3').focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(rowButton('Chat 10'));
+    expect(scrolled).toHaveBeenCalledWith({ block: 'nearest' });
+    expect(tabStops()).toEqual(['Chat 10']);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(rowButton('Chat 2'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    expect(document.activeElement).toBe(rowButton('Pinned plan'));
+    fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    expect(document.activeElement).toBe(rowButton('Chat 56'));
+    // Past the last row, ArrowDown loads the next page.
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    await screen.findByText('Last one');
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(rowButton('Last one'));
+
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Actions for Last one' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(rowButton('Last one'));
+    fireEvent.keyDown(document.activeElement!, { key: 'F10', shiftKey: true });
+    expect(await screen.findByRole('menuitem', { name: 'Rename' })).toBeTruthy();
+    expect(onSelect).not.toHaveBeenCalled();
   });
 
   it('pins from the row’s menu and loads the list again', async () => {

@@ -10,11 +10,13 @@ import {
   Text,
   TextInput,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { FocusEvent, KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MODEL_DISPLAY } from '@cc/contracts';
 import type { ConversationRead } from '@cc/contracts';
@@ -142,6 +144,8 @@ function ItemMenu({
           aria-label={t('conversations.actions', { title })}
           onClick={(e) => e.stopPropagation()}
           disabled={disabled}
+          // Reached from its row (ArrowRight, Shift+F10), not by Tab: the list is a single Tab stop.
+          tabIndex={-1}
           data-testid="conversation-menu"
         >
           <DotsIcon size={16} />
@@ -212,15 +216,79 @@ function groupLabel(group: ConversationGroup, t: TFunction, language: string): s
 interface ItemProps {
   conversation: ConversationRead;
   active: boolean;
+  /** The row the list's single Tab stop is on (roving tabindex). */
+  tabStop: boolean;
+  /** The keyboard hint's id (visually hidden), described by every row. */
+  hintId: string;
   disabled: boolean;
   onSelect: (conversationId: string) => void;
   onDeleted: (conversationId: string) => void;
+}
+
+/** The keys a row answers to (announced with the row; the hint below says what they do). */
+const ROW_SHORTCUTS = 'ArrowUp ArrowDown Home End ArrowRight Shift+F10 ContextMenu';
+const ROW_SELECTOR = '.cc-conv-button[data-conversation-id]';
+
+/** The row's title button and its ⋮ button, for an element inside the row. */
+function rowParts(el: Element): { row: HTMLElement | null; menu: HTMLElement | null } {
+  const item = el.closest('.cc-conv-item');
+  return {
+    row: item?.querySelector<HTMLElement>(ROW_SELECTOR) ?? null,
+    menu: item?.querySelector<HTMLElement>('[data-testid="conversation-menu"]') ?? null,
+  };
+}
+
+/**
+ * Keyboard of the list (WAI-ARIA roving tabindex): ArrowUp / ArrowDown / Home / End move between the rows' titles,
+ * Enter opens (the button's click); ArrowRight goes to the row's ⋮ button and ArrowLeft back; Shift+F10 or the
+ * ContextMenu key opens the row's menu. Past the last loaded row, ArrowDown loads the next page.
+ */
+function handleListKeyDown(e: KeyboardEvent<HTMLElement>, loadMore: () => void): void {
+  const target = e.target as HTMLElement;
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const { row, menu } = rowParts(target);
+  if (!row || (target !== row && target !== menu)) return;
+  const rows = Array.from(e.currentTarget.querySelectorAll<HTMLElement>(ROW_SELECTOR));
+  const at = rows.indexOf(row);
+  const moveTo = (next: HTMLElement | undefined) => {
+    e.preventDefault();
+    if (!next) return;
+    next.focus();
+    next.scrollIntoView({ block: 'nearest' });
+  };
+  const menuKey = e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey);
+  if (e.shiftKey && !menuKey) return;
+  switch (e.key) {
+    case 'ArrowDown':
+      if (at === rows.length - 1) loadMore();
+      return moveTo(rows[at + 1] ?? (target === menu ? row : undefined));
+    case 'ArrowUp':
+      return moveTo(rows[at - 1] ?? (target === menu ? row : undefined));
+    case 'Home':
+      return moveTo(rows[0]);
+    case 'End':
+      return moveTo(rows[rows.length - 1]);
+    case 'ArrowRight':
+      if (target === row && menu) moveTo(menu);
+      return;
+    case 'ArrowLeft':
+      if (target === menu) moveTo(row);
+      return;
+    default:
+      if (menuKey && menu) {
+        e.preventDefault();
+        menu.focus();
+        menu.click();
+      }
+  }
 }
 
 /** One row: model icon and title (opens it), and its menu. Memoised: a page loaded below leaves it alone. */
 const ConversationItem = memo(function ConversationItem({
   conversation: c,
   active,
+  tabStop,
+  hintId,
   disabled,
   onSelect,
   onDeleted,
@@ -232,6 +300,9 @@ const ConversationItem = memo(function ConversationItem({
         className="cc-conv-button"
         onClick={() => onSelect(c.conversation_id)}
         disabled={disabled}
+        tabIndex={tabStop ? 0 : -1}
+        aria-keyshortcuts={ROW_SHORTCUTS}
+        aria-describedby={hintId}
         aria-current={active ? 'page' : undefined}
         data-conversation-id={c.conversation_id}
         data-pinned={c.pinned_at !== null || undefined}
@@ -272,6 +343,21 @@ export function ConversationList({
   const now = useNow(REGROUP_MS);
   const groups = useMemo(() => groupConversations(conversations, now), [conversations, now]);
   const idPrefix = useId();
+  const hintId = `${idPrefix}-keys`;
+
+  // The list's single Tab stop: the row last focused while it is listed, else the open one, else the first.
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const tabStopId = useMemo(() => {
+    const listed = (id: string | null) => id !== null && conversations.some((c) => c.conversation_id === id);
+    if (listed(focusedId)) return focusedId;
+    if (listed(selectedId)) return selectedId;
+    return groups[0]?.items[0]?.conversation_id ?? null;
+  }, [conversations, groups, focusedId, selectedId]);
+  const handleFocus = useCallback((e: FocusEvent<HTMLElement>) => {
+    const { row } = rowParts(e.target);
+    const id = row?.dataset.conversationId;
+    if (id) setFocusedId(id);
+  }, []);
 
   // Stable callbacks for the memoised rows, whatever the page passes.
   const onSelectRef = useLatest(onSelect);
@@ -331,7 +417,13 @@ export function ConversationList({
             </ul>
           </section>
         ) : (
-          <nav aria-label={t('conversations.listLabel')} data-testid="conversation-list">
+          <nav
+            aria-label={t('conversations.listLabel')}
+            data-testid="conversation-list"
+            onKeyDown={(e) => handleListKeyDown(e, loadMore.current)}
+            onFocus={handleFocus}
+          >
+            <VisuallyHidden id={hintId}>{t('conversations.keyboardHint')}</VisuallyHidden>
             <ul className="cc-conv-items">
               {hasDraft && (
                 <li className="cc-conv-item" data-active="true" data-testid="draft-item">
@@ -394,6 +486,8 @@ export function ConversationList({
                         key={c.conversation_id}
                         conversation={c}
                         active={c.conversation_id === selectedId}
+                        tabStop={c.conversation_id === tabStopId}
+                        hintId={hintId}
                         disabled={disabled}
                         onSelect={handleSelect}
                         onDeleted={handleDeleted}
