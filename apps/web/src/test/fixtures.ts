@@ -78,8 +78,8 @@ export function chain(
   };
 }
 
-/** A user of openai_web (GPT-3.5 and GPT-4) with the given total and per-model counts (-1 = unlimited). */
-export function webUser(total: number, perModel: Record<string, number> = {}): UserRead {
+/** A user as GET /api/user/me returns it (default settings), for unit tests. */
+export function baseUser(overrides: Partial<UserRead> = {}): UserRead {
   return {
     id: 7,
     email: 'ann@example.com',
@@ -98,14 +98,22 @@ export function webUser(total: number, perModel: Record<string, number> = {}): U
       daily_budget: -1,
       monthly_budget: -1,
       openai_web_chat_status: 'idling',
-      openai_web: {
-        ...structuredClone(DEFAULT_NEW_USER_WEB),
-        allow_to_use: true,
-        available_models: ['gpt_3_5', 'gpt_4'],
-        total_ask_count: total,
-        per_model_ask_count: perModel,
-      },
+      openai_web: structuredClone(DEFAULT_NEW_USER_WEB),
       openai_api: structuredClone(DEFAULT_NEW_USER_API),
     },
+    ...overrides,
   };
+}
+
+/** A user of openai_web (GPT-3.5 and GPT-4) with the given total and per-model counts (-1 = unlimited). */
+export function webUser(total: number, perModel: Record<string, number> = {}): UserRead {
+  const user = baseUser();
+  user.setting.openai_web = {
+    ...user.setting.openai_web,
+    allow_to_use: true,
+    available_models: ['gpt_3_5', 'gpt_4'],
+    total_ask_count: total,
+    per_model_ask_count: perModel,
+  };
+  return user;
 }
