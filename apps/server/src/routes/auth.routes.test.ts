@@ -179,6 +179,22 @@ describe('POST /api/auth/login', () => {
   });
 });
 
+/** A form login to `app` from `remoteAddress`, with any other headers (a proxy's, a cookie). */
+function loginFrom(
+  app: TestApp,
+  fields: { username: string; password: string },
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+) {
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    remoteAddress,
+  });
+}
+
 describe('login throttling', () => {
   /** Default limits (login_max_failures 5), not proxied. */
   let plain: TestApp;
@@ -199,17 +215,7 @@ describe('login throttling', () => {
     fields: { username: string; password: string },
     remoteAddress: string,
     forwardedFor?: string,
-  ) =>
-    app.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: new URLSearchParams(fields).toString(),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
-      },
-      remoteAddress,
-    });
+  ) => loginFrom(app, fields, remoteAddress, forwardedFor ? { 'x-forwarded-for': forwardedFor } : {});
 
   it('checks at most login_max_failures passwords of 25 parallel wrong logins, refuses the rest with 429', async () => {
     const victim = await plain.createUser();
@@ -314,16 +320,7 @@ describe('trusted devices', () => {
   afterAll(() => app.close());
 
   const attempt = (fields: { username: string; password: string }, remoteAddress: string, device?: string) =>
-    app.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: new URLSearchParams(fields).toString(),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(device === undefined ? {} : { cookie: `cc_device=${device}` }),
-      },
-      remoteAddress,
-    });
+    loginFrom(app, fields, remoteAddress, device === undefined ? {} : { cookie: `cc_device=${device}` });
   const creds = (u: { row: { username: string }; password: string }) => ({
     username: u.row.username,
     password: u.password,
