@@ -78,8 +78,11 @@ function upperFormsOf(ch: string): string[] {
 function sqliteContains(q: string, column: RawBuilder<unknown>): RawBuilder<SqlBool> {
   const lowered = [...q].map(lowerChar).join('');
   let folded = column;
-  for (const ch of new Set(lowered))
+  for (const ch of new Set(lowered)) {
+    // ASCII letters need nothing (LIKE knows their case): an ASCII query never builds the table.
+    if (ch.codePointAt(0)! < 0x80) continue;
     for (const form of upperFormsOf(ch)) folded = sql`replace(${folded}, ${form}, ${ch})`;
+  }
   return sql<SqlBool>`${folded} like ${containsPattern(lowered)} escape '\\'`;
 }
 
