@@ -172,7 +172,7 @@ describe('what an ask leaves behind', () => {
         headers: { cookie: admin },
       });
       expect(vanished.statusCode).toBe(200);
-      // The writes of what arrives next fail (the conversation is gone) until the answer ends, said as such.
+      // The answer stops at once, said as such; a write already under way fails (the conversation is gone).
       expect((await live.closed).code).not.toBe(1000);
       expect(live.frames.at(-1)).toMatchObject({ type: 'error', tip: 'errors.conversationNotFound' });
       const failedWrites = () =>

@@ -13,12 +13,13 @@ import { admitAsk } from './admission';
 import { pathContext } from './context-path';
 import type { Admission } from './admission';
 import type { AnswerSink } from './frames';
-import { waitForServer, withFailover } from './queue';
+import { waitForFirstServer, withFailover } from './queue';
 import type { QueueRequest } from './queue';
 import type { Reservation } from './quota-ledger';
 import type { Lease } from '../coordination/queue';
+import type { StopReason } from '../coordination/answer-log';
 import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../coordination/leases';
-import { coordinationCall } from '../errors/queue-errors';
+import { ServerDrainingError, coordinationCall } from '../errors/queue-errors';
 import { isAbort, settleAsk } from './settlement';
 import type { EndedAsk } from './settlement';
 import { StreamSession } from './stream-session';
@@ -31,10 +32,10 @@ import { finishTitle } from './title';
 const STATUS_LEASE_SECONDS = LEASE_TTL_MS / 1000;
 
 /**
- * Why an ask's signal was aborted (its `reason`): the user stopped it, the account was deactivated, or the
- * instance shuts down (the answer is kept as a cut-off answer).
+ * Why an ask's signal was aborted (its `reason`): a stop asked for (see StopReason), or the instance shuts down (the
+ * answer is kept as a cut-off answer).
  */
-export type AbortCause = 'user' | 'deactivated' | 'shutdown';
+export type AbortCause = StopReason | 'shutdown';
 
 export interface AskQuestionInput {
   /** The answer's id (the client's `ask_id`, or one the server made up). */
@@ -133,8 +134,10 @@ async function askAdmitted(
 async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
   const { request, sink, session, adapter } = run;
   try {
+    // A follow-up's record names its conversation from the start: deleting the conversation stops it even queued.
+    const continued = request.new_conversation ? null : (request.conversation_id ?? null);
     const admission = await admitAsk(ctx, run.user, request, adapter, (trx, charge) =>
-      ctx.running.record(trx, run.askId, charge),
+      ctx.running.record(trx, run.askId, charge, continued),
     );
     run.reservation = admission.reservation;
     ctx.metrics.admissionStep(request.source, 'checks', (performance.now() - run.admittingSince) / 1000);
@@ -147,7 +150,7 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
       sink,
       signal: run.signal,
     };
-    run.lease = await waitForServer(ctx, queue);
+    run.lease = await waitForFirstServer(ctx, queue);
     run.started();
     sink.send({ type: 'waiting', tip: TIPS.waiting, conversation_id: request.conversation_id ?? null });
     run.askStartedAt = Date.now();
@@ -177,11 +180,24 @@ async function runAsk(ctx: AppContext, run: AskRun): Promise<void> {
     await settleAsk(ctx, ended(run), null, { askId: run.askId, alongside: session.pendingTitle() });
     sink.close(CHAT_CLOSE.finished.code, CHAT_CLOSE.finished.reason);
   } catch (e) {
-    await session.close().catch((err: unknown) => ctx.log.error({ err }, 'flushing a partial answer failed'));
-    const shutdown = isAbort(e) && run.signal.reason === 'shutdown';
+    const cause = isAbort(e) ? (run.signal.reason as AbortCause) : null;
+    // A destroyed conversation took its messages along: what had not been written yet goes nowhere either.
+    if (cause === 'conversationVanished') await session.discard();
+    else
+      await session
+        .close()
+        .catch((err: unknown) => ctx.log.error({ err }, 'flushing a partial answer failed'));
+    const shutdown = cause === 'shutdown';
     await settleAsk(ctx, ended(run), e, { askId: run.askId, outcome: shutdown ? 'interrupted' : undefined });
-    if (isAbort(e)) sink.close(...closeOfAbort(run.signal.reason as AbortCause));
-    // A conversation destroyed while its answer ran (an admin's vanish) is said as such, not as an unknown error.
+    // A conversation deleted or destroyed while its answer ran is said as such (the answer was stopped at once).
+    if (cause === 'conversationVanished') reportFailure(ctx, sink, fail.conversationNotFound(), null);
+    else if (cause === 'conversationInvalidated')
+      reportFailure(ctx, sink, fail.conversationAlreadyDeleted(), null);
+    else if (isAbort(e)) sink.close(...closeOfAbort(cause ?? 'user'));
+    // Still queued when the instance began to drain: refused as a new ask is then, to be asked again elsewhere.
+    else if (e instanceof ServerDrainingError)
+      sink.close(CHAT_CLOSE.draining.code, CHAT_CLOSE.draining.reason);
+    // Destroyed before its stop could reach the answer (a vanish racing its start): said the same way.
     else if (await destroyed(ctx, session.storedConversationId))
       reportFailure(ctx, sink, fail.conversationNotFound(), null);
     // (A new conversation that failed before anything was kept is not named: there is nothing to open.)
@@ -199,7 +215,7 @@ async function destroyed(ctx: AppContext, conversationId: string | null): Promis
 }
 
 /** How a stopped answer closes: stopped by the user, refused (deactivated), or cut off by a shutdown. */
-function closeOfAbort(cause: AbortCause): [number, string] {
+function closeOfAbort(cause: 'user' | 'deactivated' | 'shutdown'): [number, string] {
   const close =
     cause === 'deactivated'
       ? CHAT_CLOSE.unauthorized

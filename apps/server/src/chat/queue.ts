@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context';
 import { UpstreamError, UpstreamNetworkError, UpstreamTimeout } from '../sources/errors';
 import type { AnswerSink } from './frames';
 import type { Lease } from '../coordination/queue';
-import { coordinationCall } from '../errors/queue-errors';
+import { ServerDrainingError, coordinationCall } from '../errors/queue-errors';
 
 /** What the queue step needs to know about one ask. */
 export interface QueueRequest {
@@ -48,6 +48,24 @@ export async function waitForServer(
   ctx.metrics.queueWaited(source, lease.queuedSeconds);
   await showStatus(ctx, req.userId, 'asking');
   return lease;
+}
+
+/**
+ * An ask's first wait for a slot. Once the instance drains, an ask without a slot yet leaves the queue with
+ * ServerDrainingError: its client asks again elsewhere, instead of it starting here to be cut off at the drain's limit.
+ */
+export async function waitForFirstServer(ctx: AppContext, req: QueueRequest): Promise<Lease> {
+  if (ctx.lifecycle.draining) throw new ServerDrainingError();
+  const drain = new AbortController();
+  const undrain = ctx.lifecycle.onDrain(() => drain.abort());
+  try {
+    return await waitForServer(ctx, { ...req, signal: AbortSignal.any([req.signal, drain.signal]) });
+  } catch (e) {
+    if (drain.signal.aborted && !req.signal.aborted) throw new ServerDrainingError();
+    throw e;
+  } finally {
+    undrain();
+  }
 }
 
 /** The status others see (admin, /me); a failure to show it does not fail the ask. */

@@ -46,13 +46,20 @@ export class RunningAsks {
   /**
    * Records a charged ask that starts now, inside the transaction that charges it (`reserve`): a charge is never
    * committed without the record that lets another instance refund it if this one dies. `track` follows the commit.
+   * `conversationId`: the conversation a follow-up continues (a new one is named once it is stored).
    */
-  async record(trx: Executor, askId: string, charge: Charge): Promise<void> {
+  async record(
+    trx: Executor,
+    askId: string,
+    charge: Charge,
+    conversationId: string | null = null,
+  ): Promise<void> {
     const now = new Date().toISOString();
     await runningAskRepository(trx).insert({
       ask_id: askId,
       instance_id: this.instanceId,
       user_id: charge.userId,
+      conversation_id: conversationId,
       source: charge.source,
       model: charge.model,
       reserved: charge.reserved,

@@ -7,7 +7,7 @@ import type { NewAskLogRow } from '../db/schema';
 import type { Executor } from '../repositories/executor';
 import { askCost, refundCharge, settleCharge } from './quota-ledger';
 import type { Reservation } from './quota-ledger';
-import { QueueTimeoutError } from '../errors/queue-errors';
+import { QueueTimeoutError, ServerDrainingError } from '../errors/queue-errors';
 import { isAppError } from '../errors/app-error';
 import type { AskOutcome } from '../metrics/metrics';
 
@@ -83,11 +83,22 @@ export interface EndedAsk {
   usage?: TokenUsage | null;
 }
 
-/** The outcome the metrics count: the ask log's, or `refused` when a check stopped the ask before any charge. */
+/**
+ * An ask handed back to its client before it started (the instance drains): refunded and not logged, as if refused
+ * (its client asks again elsewhere).
+ */
+function handedBack(error: unknown): boolean {
+  return error instanceof ServerDrainingError;
+}
+
+/**
+ * The outcome the metrics count: the ask log's, or `refused` when a check stopped the ask before any charge (or it
+ * was handed back).
+ */
 function countedOutcome(ask: EndedAsk, error: unknown): AskOutcome {
   if (!error) return 'success';
   const refused = !ask.leased && !ask.reservation && isAppError(error) && error.status < 500;
-  return refused ? 'refused' : outcomeOf(error);
+  return refused || handedBack(error) ? 'refused' : outcomeOf(error);
 }
 
 function countAsk(ctx: AppContext, ask: EndedAsk, error: unknown): void {
@@ -129,8 +140,8 @@ function costOf(ctx: AppContext, ask: EndedAsk, charged: boolean): number | null
  * Settles the charge and writes the ask log, in one transaction with the removal of the ask's record in flight:
  * an ask is settled once, by this instance or (if it looked dead) by another, never half. An ask that answered in
  * full or was stopped by its user keeps its charge; any other is refunded (see `keepsCharge`). Asks refused before the
- * charge leave no row; asks that passed every check but never left the queue do. If that transaction fails, each part
- * is written on its own.
+ * charge leave no row, nor do asks handed back by a draining instance; other asks that never left the queue do. If that
+ * transaction fails, each part is written on its own.
  */
 export async function settleAsk(
   ctx: AppContext,
@@ -142,7 +153,7 @@ export async function settleAsk(
   const outcome = options.outcome ?? (error ? outcomeOf(error) : 'success');
   const charged = keepsCharge(ask, outcome);
   const real = costOf(ctx, ask, charged);
-  const logged = ask.leased || ask.reservation !== null;
+  const logged = (ask.leased || ask.reservation !== null) && !handedBack(error);
   const entry = (cost: number | null): AskLogEntry => ({
     request: ask.request,
     userId: ask.userId,
@@ -177,7 +188,7 @@ export async function settleAsk(
     if (askId) ctx.running.untrack(askId);
   } catch (err) {
     ctx.log.error({ err }, 'settling the ask in one transaction failed; writing each part on its own');
-    settled = await settleInParts(ctx, ask, entry, real, options);
+    settled = await settleInParts(ctx, ask, entry, real, logged, options);
   }
   if (settled) countAsk(ctx, ask, error);
 }
@@ -188,6 +199,8 @@ async function settleInParts(
   ask: EndedAsk,
   entry: (cost: number | null) => AskLogEntry,
   real: number | null,
+  /** Whether the ask gets an ask log row. */
+  logged: boolean,
   { askId, alongside }: SettleOptions,
 ): Promise<boolean> {
   if (alongside)
@@ -206,7 +219,7 @@ async function settleInParts(
       });
     else await reservation.refund().catch((err: unknown) => ctx.log.error({ err }, 'refund failed'));
   }
-  if (ask.leased || ask.reservation)
+  if (logged)
     await askLogRepository(ctx.dbHandle.db)
       .insert(askLogRow(entry(cost)))
       .catch((err: unknown) => ctx.log.error({ err }, 'ask log write failed'));

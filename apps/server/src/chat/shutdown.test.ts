@@ -3,7 +3,7 @@ import type { AskRequestInput, AskResponse } from '@cc/contracts';
 import { joinSettings } from '../presenters/user.presenter';
 import { askLogRepository } from '../repositories/ask-log.repository';
 import { getUser, updateUserSettings } from '../services/user.service';
-import { connect, replay, until } from '../test/chat-client';
+import { connect, replay, until, within } from '../test/chat-client';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { LEASE_RENEW_MS } from '../coordination/leases';
 import { createTestApp } from '../test/harness';
@@ -17,10 +17,11 @@ import { INTERRUPTED_AFTER_MS, RunningAsks, settleInterrupted } from './running-
 let t: TestApp;
 let url: string;
 let upstream: ControlledUpstream;
+let upstreamUrl: string;
 
 beforeAll(async () => {
   upstream = new ControlledUpstream();
-  const upstreamUrl = await upstream.listen();
+  upstreamUrl = await upstream.listen();
   t = await createTestApp({ openai_api: { openai_base_url: upstreamUrl, read_timeout: 30 } });
   url = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
@@ -29,17 +30,17 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function user() {
-  const u = await t.createUser();
+async function user(app = t) {
+  const u = await app.createUser();
   const s = joinSettings(u.setting, u.counters);
   s.openai_api.rate_limits = [];
   s.openai_api.total_ask_count = 10;
-  await updateUserSettings(t.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
+  await updateUserSettings(app.ctx, u.row.id, s);
+  return { id: u.row.id, cookie: await app.login(u.row.username, u.password) };
 }
 
-async function remaining(userId: number): Promise<number> {
-  const u = await getUser(t.ctx, userId);
+async function remaining(userId: number, app = t): Promise<number> {
+  const u = await getUser(app.ctx, userId);
   return joinSettings(u.setting, u.counters).openai_api.total_ask_count;
 }
 
@@ -58,8 +59,8 @@ const answerText = (frames: AskResponse[]) => {
   return assistant?.message ? replay(frames).get(assistant.message.id) : undefined;
 };
 
-async function logsOf(userId: number) {
-  const rows = await askLogRepository(t.ctx.dbHandle.db).listRecent({ limit: 100 });
+async function logsOf(userId: number, app = t) {
+  const rows = await askLogRepository(app.ctx.dbHandle.db).listRecent({ limit: 100 });
   return rows.filter((r) => r.user_id === userId).map((r) => ({ outcome: r.outcome, charged: r.charged }));
 }
 
@@ -198,5 +199,50 @@ describe('an instance that stops', () => {
     expect(await t.ctx.coordination.chatStatus.get(cut.id)).toBeNull();
     expect(t.ctx.running.size).toBe(0);
     expect(await remaining(newcomer.id)).toBe(10);
+  });
+
+  it('SIGTERM: a queued ask leaves at once (1012), nothing charged or left; the running one finishes', async () => {
+    // One slot: the second ask waits for it.
+    const d = await createTestApp({
+      openai_api: { openai_base_url: upstreamUrl, read_timeout: 30, max_completion_concurrency: 1 },
+    });
+    try {
+      const dUrl = await d.app.listen({ host: '127.0.0.1', port: 0 });
+      const running = await user(d);
+      const queued = await user(d);
+      const first = connect(dUrl, question('runs'), running.cookie);
+      const stream = await upstream.next();
+      stream.send('Almost ');
+      const second = connect(dUrl, question('waits'), queued.cookie);
+      await until(() => second.frames.some((f) => f.type === 'queueing'));
+
+      d.ctx.lifecycle.beginDrain();
+      // Refused as a new ask is while draining: its client asks again, elsewhere.
+      expect(await within(second.closed, 3000, 'the queued ask is refused')).toEqual({
+        code: 1012,
+        reason: 'errors.serverRestarting',
+      });
+      expect(new Set(second.frames.map((f) => f.type))).toEqual(new Set(['queueing']));
+      expect(await remaining(queued.id, d)).toBe(10);
+      expect(await logsOf(queued.id, d)).toEqual([]);
+      const db = d.ctx.dbHandle.db;
+      const left = await Promise.all([
+        db.selectFrom('running_asks').select('ask_id').where('user_id', '=', queued.id).execute(),
+        db.selectFrom('conversations').select('conversation_id').where('user_id', '=', queued.id).execute(),
+      ]);
+      expect(left).toEqual([[], []]);
+      expect(await d.ctx.coordination.chatStatus.get(queued.id)).toBeNull();
+
+      const settled = d.ctx.lifecycle.settle(5_000);
+      stream.send('done');
+      stream.finish();
+      expect(await first.closed).toEqual({ code: 1000, reason: 'tips.finished' });
+      await settled;
+      expect(answerText(first.frames)).toBe('Almost done');
+      expect(await logsOf(running.id, d)).toEqual([{ outcome: 'success', charged: 1 }]);
+      expect(d.ctx.running.size).toBe(0);
+    } finally {
+      await d.close();
+    }
   });
 });

@@ -148,6 +148,8 @@ export class StreamSession implements AnswerWriteSource {
   private async named(conversationId: string): Promise<void> {
     this.conversationId = conversationId;
     this.upstreamNamed = true;
+    // The ask's record names the conversation from the write that creates it (deleting it stops the ask).
+    this.noteRun({ conversation_id: conversationId });
     if (this.userMessage && !this.messages.has(this.userMessage.id)) await this.track(this.userMessage);
     await this.flush();
   }
@@ -278,6 +280,17 @@ export class StreamSession implements AnswerWriteSource {
   close(): Promise<void> {
     this.closed = true;
     return this.flush();
+  }
+
+  /**
+   * The conversation was destroyed: what arrived and is not written yet is dropped, and nothing more is written.
+   * Resolves once a write under way ended.
+   */
+  discard(): Promise<void> {
+    this.closed = true;
+    this.dirty.clear();
+    this.ctx.answers.forget(this);
+    return this.flushing;
   }
 
   /**

@@ -9,8 +9,11 @@ export interface AnswerEnd {
 /** One entry of an answer's log: a frame (serialized JSON, as sent) or the end. */
 export type AnswerEntry = { frame: string } | { end: AnswerEnd };
 
-/** Why a stop was asked for: the user (any tab), or the account was deactivated. */
-export type StopReason = 'user' | 'deactivated';
+/**
+ * Why a stop was asked for: the user (any tab), the account was deactivated, or the answer's conversation was
+ * deleted (invalidated) or destroyed (vanished).
+ */
+export type StopReason = 'user' | 'deactivated' | 'conversationInvalidated' | 'conversationVanished';
 
 export interface FollowedAnswer {
   askId: string;

@@ -112,6 +112,22 @@ describe.each(implementations)('%s coordination', (_name, make) => {
     await c.chatStatus.set(3, 'asking');
     expect(await c.chatStatus.get(3)).toBeNull();
   });
+
+  it('an answer begun again under its id (a question handed back, asked again) starts afresh', async () => {
+    const { c } = make();
+    made.push(c);
+    await c.ready?.();
+    await c.answers.begin(7, 'ask-1');
+    c.answers.append(7, 'ask-1', 'queued');
+    await c.answers.end(7, 'ask-1', { code: 1012, reason: 'errors.serverRestarting' });
+    await c.answers.begin(7, 'ask-1');
+    c.answers.append(7, 'ask-1', 'answered');
+    await c.answers.end(7, 'ask-1', { code: 1000, reason: 'tips.finished' });
+    const followed = await c.answers.follow(7, 'ask-1', 0, new AbortController().signal);
+    const entries: unknown[] = [];
+    for await (const entry of followed!.entries) entries.push(entry);
+    expect(entries).toEqual([{ frame: 'answered' }, { end: { code: 1000, reason: 'tips.finished' } }]);
+  });
 });
 
 describe.runIf(!!redisUrl)('redis coordination, starting', () => {

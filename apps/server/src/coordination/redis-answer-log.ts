@@ -64,7 +64,12 @@ export class RedisAnswerLog implements AnswerLog {
 
   async begin(userId: number, askId: string): Promise<void> {
     this.writers.set(userId, { askId, n: 0, renewedAt: Date.now() });
-    await this.redis.set(this.currentKey(userId), askId, 'EX', STREAMING_TTL_SECONDS);
+    // An id seen before (a question a draining instance handed back, asked again) starts a new stream.
+    await this.redis
+      .multi()
+      .del(this.streamKey(userId, askId))
+      .set(this.currentKey(userId), askId, 'EX', STREAMING_TTL_SECONDS)
+      .exec();
   }
 
   append(userId: number, askId: string, frame: string): void {

@@ -212,7 +212,7 @@ export interface RunningAsksTable {
   user_id: number;
   source: string;
   model: string;
-  /** Where the answer is stored, once it had content (set with the answer's first write). */
+  /** Where the answer goes: a follow-up's conversation from the start, a new one from the write that stores it. */
   conversation_id: string | null;
   server_id: number | null;
   /** Micros reserved against the budgets (given back by a refund; bigint on PostgreSQL). */

@@ -22,6 +22,14 @@ export async function coordinationCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The instance began to drain (SIGTERM) while the ask still waited for a slot: it is handed back to its client, to
+ * be asked again on another instance, as if never started (nothing charged, nothing recorded).
+ */
+export class ServerDrainingError extends Error {
+  override name = 'ServerDrainingError';
+}
+
 /** No upstream server of the source is online (the message names the source). */
 export class NoServerError extends Error {
   override name = 'NoServerError';

@@ -37,6 +37,14 @@ export function runningAskRepository(db: Executor) {
     async remove(askId: string): Promise<boolean> {
       return (await removeRow.changed(db, { askId })) > 0;
     },
+    /** The asks in flight whose answer goes to a conversation, on any instance. */
+    async listByConversation(conversationId: string): Promise<Pick<RunningAskRow, 'ask_id' | 'user_id'>[]> {
+      return db
+        .selectFrom('running_asks')
+        .select(['ask_id', 'user_id'])
+        .where('conversation_id', '=', conversationId)
+        .execute();
+    },
     /** Asks whose instance has not renewed them since `before` (oldest first). */
     async listStale(before: string, limit: number): Promise<string[]> {
       const rows = await db

@@ -9,6 +9,7 @@ import type {
   OwnListQuery,
 } from '@cc/contracts';
 import type { AppContext } from '../app-context';
+import type { StopReason } from '../coordination/answer-log';
 import type { ConversationRow, UserRow } from '../db/schema';
 import { fail, isAppError } from '../errors/app-error';
 import { canAccessConversation, canPinConversation } from '../policies/conversation.policy';
@@ -17,6 +18,7 @@ import { conversationRepository } from '../repositories/conversation.repository'
 import type { Executor } from '../repositories/executor';
 import type { ConversationFilter } from '../repositories/conversation.repository';
 import { messageRepository } from '../repositories/message.repository';
+import { runningAskRepository } from '../repositories/running-ask.repository';
 import { shareRepository } from '../repositories/share.repository';
 import { userRepository } from '../repositories/user.repository';
 import { UpstreamError } from '../sources/errors';
@@ -196,8 +198,22 @@ function auditConversation(
 }
 
 /**
+ * The answers running in a conversation that is deleted stop at once, on whichever instance runs them: nobody can
+ * continue or (vanished) keep what they write, and each holds its user's one ask and an upstream slot. Should the stop
+ * not go out, a destroyed conversation's answer still ends at its next write.
+ */
+async function stopAnswersIn(ctx: AppContext, conversationId: string, reason: StopReason): Promise<void> {
+  try {
+    const asks = await runningAskRepository(ctx.dbHandle.db).listByConversation(conversationId);
+    await Promise.all(asks.map((a) => ctx.coordination.answers.requestStop(a.user_id, a.ask_id, reason)));
+  } catch (err) {
+    ctx.log.warn({ err }, 'stopping the answers of a deleted conversation failed');
+  }
+}
+
+/**
  * Invalidates (soft delete); web conversations are also hidden upstream. Done to someone else's conversation (an
- * admin's action), it is recorded in the audit log.
+ * admin's action), it is recorded in the audit log. An answer running in it stops (what arrived is kept).
  */
 export async function deleteConversation(
   ctx: AppContext,
@@ -215,6 +231,7 @@ export async function deleteConversation(
       await auditConversation(ctx, actor, 'conversation.invalidate', row, changes, trx);
     }
   });
+  await stopAnswersIn(ctx, row.conversation_id, 'conversationInvalidated');
 }
 
 async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void> {
@@ -223,7 +240,10 @@ async function hideUpstream(ctx: AppContext, row: ConversationRow): Promise<void
     .catch((err: unknown) => ctx.log.warn({ err }, 'upstream hide failed'));
 }
 
-/** Destroys: hidden upstream if still valid, then the row, its messages and its links are removed (and audited). */
+/**
+ * Destroys: hidden upstream if still valid, then the row, its messages and its links are removed (and audited). An
+ * answer running in it stops.
+ */
 export async function vanishConversation(
   ctx: AppContext,
   row: ConversationRow,
@@ -237,6 +257,7 @@ export async function vanishConversation(
     await conversationRepository(trx).delete(row.conversation_id);
     await auditConversation(ctx, actor, 'conversation.vanish', row, diffChanges(before, null), trx);
   });
+  await stopAnswersIn(ctx, row.conversation_id, 'conversationVanished');
 }
 
 /** Gives a conversation to another user (by username), recorded in the audit log with both owners. */

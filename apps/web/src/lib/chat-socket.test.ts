@@ -133,6 +133,32 @@ describe('chat socket', () => {
     expect(h.onClose).toHaveBeenCalledExactlyOnceWith(1001, 'tips.interrupted', false);
   });
 
+  it('a question still queued when its instance shuts down (1012 after queue frames) is asked again elsewhere', () => {
+    const h = harness();
+    openAsk(
+      { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, text_content: 'hi' },
+      h,
+      h.options,
+    );
+    const first = h.sockets[0]!;
+    first.open();
+    first.frame({ type: 'queueing', tip: 'tips.queueing', position: 2 });
+    first.frame({ type: 'queueing', tip: 'tips.queueing', position: 1 });
+    first.end(1012, 'errors.serverRestarting');
+    h.timers.shift()!();
+    const second = h.sockets[1]!;
+    second.open();
+    expect(second.sent[0]).toEqual(first.sent[0]);
+    // The new answer's frames count from its start.
+    second.frame({ type: 'waiting', tip: 'tips.waiting' });
+    second.end(1006);
+    h.timers.shift()!();
+    const third = h.sockets[2]!;
+    third.open();
+    const askId = (first.sent[0] as { ask_id: string }).ask_id;
+    expect(third.sent[0]).toEqual({ type: 'resume', ask_id: askId, after: 1 });
+  });
+
   it('stop between two sockets asks the server to stop on a socket of its own', () => {
     const h = harness();
     const c = openAsk(

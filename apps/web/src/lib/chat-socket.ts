@@ -65,6 +65,8 @@ function follow(
   { createSocket = (url) => new WebSocket(url), schedule = (fn, ms) => void setTimeout(fn, ms) }: Options,
 ): AskConnection {
   let received = 0;
+  /** Only the queue's frames came so far: the answer has not started. */
+  let queued = true;
   let attempt = 0;
   let done = false;
   let socket: WebSocket | null = null;
@@ -83,6 +85,7 @@ function follow(
       const frame = parseFrame(event.data);
       if (!frame) return;
       received += 1;
+      if (frame.type !== 'queueing') queued = false;
       attempt = 0;
       handlers.onFrame(frame);
     };
@@ -94,9 +97,11 @@ function follow(
         return;
       }
       if (event.code === CHAT_CLOSE.draining.code && attempt < RECONNECT_DELAYS_MS.length) {
-        // That instance is shutting down: another one takes the same question (nothing started yet) or
-        // follows the answer from the frames already received.
-        const again = received === 0 ? first : { type: 'resume', ask_id: askId, after: received };
+        // That instance is shutting down: another one takes the same question (nothing started yet: refused at
+        // once, or handed back from its queue) or follows the answer from the frames already received.
+        const askAgain = received === 0 || (message === first && queued);
+        if (askAgain) received = 0;
+        const again = askAgain ? first : { type: 'resume', ask_id: askId, after: received };
         schedule(() => !done && open(again), attempt === 0 ? 0 : RECONNECT_DELAYS_MS[attempt - 1]!);
         attempt += 1;
         return;
