@@ -29,6 +29,11 @@ export const ERRORS = {
   // users
   userNotExist: { code: 404, status: 404, message: 'errors.userNotExist' },
   userAlreadyExists: { code: 409, status: 409, message: 'errors.userAlreadyExists' },
+  /**
+   * A new username looks like another user's (UTS #39 confusables, in any case: "rn" for "m", a Cyrillic "а"):
+   * the result names that user to an admin (`usernameLookAlikeOf`), never to someone choosing their own name.
+   */
+  usernameLookAlike: { code: 409, status: 409, message: 'errors.usernameLookAlike' },
   noUserSelected: { code: 400, status: 400, message: 'errors.noUserSelected' },
   cannotDeleteSelf: { code: 409, status: 409, message: 'errors.cannotDeleteSelf' },
   cannotDemoteSelf: { code: 409, status: 409, message: 'errors.cannotDemoteSelf' },
@@ -129,6 +134,8 @@ export function upstreamErrorKey(status: number | null | undefined): string {
 export const ERROR_DETAILS = {
   /** `{username}` */
   username: 'errors.detail.username',
+  /** `{username}`: the existing user whose name a new one looks like. */
+  usernameLookAlikeOf: 'errors.detail.usernameLookAlikeOf',
   conversationGoneUpstream: 'errors.detail.conversationGoneUpstream',
   interpreterWebOnly: 'errors.detail.interpreterWebOnly',
   fileNotFound: 'errors.detail.fileNotFound',
@@ -199,6 +206,8 @@ export const VALIDATION_MESSAGES = {
   usernameRequired: 'validation.usernameRequired',
   /** More than USERNAME_MAX_CHARS (the text names the number). */
   usernameTooLong: 'validation.usernameTooLong',
+  /** Latin letters mixed with Cyrillic or Greek ones, and the like (see `mixesScripts`). */
+  usernameMixedScript: 'validation.usernameMixedScript',
   passwordRequired: 'validation.passwordRequired',
   nicknameRequired: 'validation.nicknameRequired',
   /** More than NICKNAME_MAX_CHARS (the text names the number). */

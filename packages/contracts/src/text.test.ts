@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTitle, clip, hasInvisible, oneLine, withoutInvisible } from './text';
+import { cleanTitle, clip, hasInvisible, mixesScripts, oneLine, withoutInvisible } from './text';
 
 describe('invisible characters', () => {
   it('finds control and invisible format characters and nothing else', () => {
@@ -42,5 +42,33 @@ describe('clip', () => {
     expect(clip('ab😀c', 3)).toBe('ab');
     expect(clip('ab😀c', 4)).toBe('ab😀');
     expect(() => encodeURIComponent(clip(`${'a'.repeat(79)}😀b`, 80))).not.toThrow();
+  });
+});
+
+describe('mixed scripts', () => {
+  it('finds Latin mixed with Cyrillic, Greek or a rarer look-alike script', () => {
+    for (const text of ['pаypal', 'Αlice', 'иванivan', 'ᎪBC', 'ꓮdmin', 'αβγабв']) {
+      expect(mixesScripts(text), text).toBe(true);
+    }
+  });
+
+  it('lets one script be, and Latin with Han, kana, Bopomofo or Hangul, with digits and punctuation', () => {
+    for (const text of [
+      'paypal',
+      'иван',
+      'Ελένη',
+      '张三',
+      '张三_zhang3',
+      '田中たろう',
+      'タナカ-ー',
+      'ㄅ李',
+      '김민수',
+      'a1-_.@',
+      '',
+    ]) {
+      expect(mixesScripts(text), text).toBe(false);
+    }
+    // Kana with Hangul is no one language's writing.
+    expect(mixesScripts('たろう김')).toBe(true);
   });
 });

@@ -42,3 +42,41 @@ export function clip(text: string, max: number): string {
   const cut = text.slice(0, max);
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
+
+/**
+ * Scripts told apart in names: those Unicode recommends for identifiers (UAX #31, table 5), and the rarer ones whose
+ * letters pass for Latin ones (Cherokee "Ꭺ", Lisu "ꓮ", …). Letters of the scripts not named count as one more.
+ */
+const NAMED_SCRIPTS = (
+  'Latin Greek Cyrillic Armenian Hebrew Arabic Thaana Devanagari Bengali Gurmukhi Gujarati Oriya Tamil Telugu ' +
+  'Kannada Malayalam Sinhala Thai Lao Tibetan Myanmar Georgian Hangul Ethiopic Khmer Mongolian Han Hiragana ' +
+  'Katakana Bopomofo Cherokee Coptic Lisu Canadian_Aboriginal Tifinagh Vai'
+)
+  .split(' ')
+  .map((name) => [name, new RegExp(`\\p{Script=${name}}`, 'u')] as const);
+/** Digits, punctuation, symbols and combining marks belong to every script. */
+const ANY_SCRIPT = /[\p{Script=Common}\p{Script=Inherited}]/u;
+/**
+ * The mixes of scripts a single name may hold (UTS #39, "highly restrictive"): Latin with the scripts East Asian
+ * writing mixes with it — Chinese, Japanese, Korean.
+ */
+const ALLOWED_MIXES = [
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+].map((mix) => new Set(mix));
+
+/**
+ * Whether a text mixes letters of several scripts beyond what one language writes (UTS #39, "highly restrictive"):
+ * Latin with Cyrillic or Greek ("pаypal" with a Cyrillic "а" passes for "paypal"). Han with Latin, kana or Hangul,
+ * digits and punctuation are fine.
+ */
+export function mixesScripts(text: string): boolean {
+  const scripts = new Set<string>();
+  for (const char of text) {
+    if (ANY_SCRIPT.test(char)) continue;
+    scripts.add(NAMED_SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'other');
+  }
+  if (scripts.size <= 1) return false;
+  return !ALLOWED_MIXES.some((mix) => [...scripts].every((script) => mix.has(script)));
+}

@@ -4,7 +4,7 @@ import { Budget, BudgetStatus } from './budget';
 import { QueryBool, SortOrder } from './conversation';
 import { MAX_STORED_INT, NICKNAME_MAX_CHARS, USERNAME_MAX_CHARS } from './limits';
 import { ApiModel, WebModel } from './model-schemas';
-import { hasInvisible } from './text';
+import { hasInvisible, mixesScripts } from './text';
 import { RowId, RowIdParam } from './ids';
 
 /** SPEC §5: more than 6 characters, digits/letters/symbols, no spaces. */
@@ -15,15 +15,22 @@ export const Password = z
   .min(1, { message: V.passwordRequired, abort: true })
   .regex(PASSWORD_PATTERN, { message: V.passwordRule });
 
+/**
+ * A new username (create, invite sign-up, rename): names already given keep working as they are. Whether it looks
+ * like another user's name is the server's check (it needs them all).
+ */
 export const Username = z
   .string({ message: V.usernameRequired })
+  // One way to write a name: full-width and other compatibility forms become the plain letters ("ａｄｍｉｎ" is admin).
+  .normalize('NFKC')
   .trim()
   .min(1, { message: V.usernameRequired })
   .max(USERNAME_MAX_CHARS, { message: V.usernameTooLong })
   .regex(/^\S*$/, { message: 'validation.usernameNoSpaces' })
   // Control and invisible format characters (NUL, zero-width, right-to-left override) would let one name pass for
   // another in the admin console and the audit log.
-  .refine((name) => !hasInvisible(name), { message: 'validation.usernameInvisible' });
+  .refine((name) => !hasInvisible(name), { message: 'validation.usernameInvisible' })
+  .refine((name) => !mixesScripts(name), { message: V.usernameMixedScript });
 export const Nickname = z
   .string({ message: V.nicknameRequired })
   .trim()

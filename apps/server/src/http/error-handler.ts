@@ -27,6 +27,13 @@ const CLIENT_ERROR_DETAILS: Record<string, string> = {
 };
 
 /**
+ * Too many parts, files or fields in a multipart form. @fastify/multipart raises them as 413, but 413 says the body
+ * is too large (the web client reads it as "file too large"); a form of the wrong shape is a bad request: 400
+ * `invalidRequest` with `multipartLimit`, the catalogue's status for it, whichever limit it hit.
+ */
+const MULTIPART_COUNT_LIMITS = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
+
+/**
  * Busboy's errors when the body ends inside a multipart form (a dropped or cut-off upload): "Unexpected end of
  * multipart data" on the form, and "Part terminated early due to unexpected end of multipart data" ("Preamble …"
  * before the first part) on the part being read, which is the file stream a route pipes from. Busboy raises them
@@ -93,7 +100,7 @@ export function registerErrorHandlers(app: FastifyInstance, options: { spaFallba
     const failure = describeFailure(error);
     if (failure.kind === 'unknown') {
       const truncated = isTruncatedMultipart(error);
-      const status = truncated ? 400 : (error.statusCode ?? 500);
+      const status = truncated || MULTIPART_COUNT_LIMITS.has(error.code) ? 400 : (error.statusCode ?? 500);
       if (status === 429) {
         const seconds = retryAfterSeconds(reply);
         return reply.status(429).send({

@@ -102,17 +102,11 @@ export function userRepository(db: Executor) {
     findByUsername(username: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
     },
-    /**
-     * Whether a username is taken in any case ("Admin" is taken when "admin" exists): a new or changed username
-     * must differ from every other by more than case, so nobody passes for someone else.
-     */
-    async usernameTaken(username: string, exceptId?: number): Promise<boolean> {
-      let query = db
-        .selectFrom('users')
-        .select('id')
-        .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()));
+    /** Every other user's username (a new name is compared with all of them, see `assertUsernameFree`). */
+    async listUsernames(exceptId?: number): Promise<string[]> {
+      let query = db.selectFrom('users').select('username');
       if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-      return (await query.executeTakeFirst()) !== undefined;
+      return (await query.execute()).map((r) => r.username);
     },
     /**
      * The oldest account with this email (compared without case) that an admin or the identity provider gave it —

@@ -57,6 +57,30 @@ describe('POST /api/auth/login', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('finds the account of a name typed in full-width letters; a name given before that rule still matches', async () => {
+    const typed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ ...ADMIN, username: 'ａｄｍｉｎ' }),
+    });
+    expect(typed.statusCode).toBe(200);
+    const me = await t.app.inject({ url: '/api/user/me', headers: { cookie: sessionCookie(typed) } });
+    expect(me.json().result.username).toBe('admin');
+
+    const legacy = await t.createUser();
+    await t.ctx.dbHandle.db
+      .updateTable('users')
+      .set({ username: 'ｌｅｇａｃｙ' })
+      .where('id', '=', legacy.row.id)
+      .execute();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ username: 'ｌｅｇａｃｙ', password: legacy.password }),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
   it('rejects a grant_type other than password with a 422 detail list', async () => {
     const res = await t.app.inject({
       method: 'POST',
@@ -77,6 +101,30 @@ describe('POST /api/auth/login', () => {
     expect(res.statusCode).toBe(422);
     const locs = res.json().result.detail.map((d: { loc: string[] }) => d.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.username', 'body.password']));
+  });
+
+  it('refuses a multipart form of more fields than it reads, or with a file, with 400 multipartLimit', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`f${i}`, 'x']));
+    const withFile = multipart(ADMIN);
+    const boundary = withFile.headers['content-type'].split('boundary=')[1]!;
+    withFile.payload =
+      `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\nxx\r\n` +
+      withFile.payload;
+    for (const body of [multipart({ ...ADMIN, ...extra }), withFile]) {
+      // An address of its own: the login calls of other tests are counted per address.
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        ...body,
+        remoteAddress: '10.0.7.7',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: 'errors.invalidRequest',
+        result: 'errors.detail.multipartLimit',
+      });
+    }
   });
 
   it('answers 10401 for a wrong password, an unknown user and an inactive user', async () => {

@@ -254,6 +254,34 @@ describe('local upload and download', () => {
     expect([storedNames().length, await fileCount()]).toEqual(before);
   });
 
+  it('refuses a form over the parts limit like a second file: 400 multipartLimit, nothing kept', async () => {
+    // 413 is for bytes (the web client reads it as "file too large"); too many parts is a form this route does not
+    // take, answered as a second file is.
+    const before = [storedNames().length, await fileCount()];
+    const form = multipartFile(Buffer.from('one file'));
+    const boundary = form.headers['content-type']!.split('boundary=')[1]!;
+    const field = `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nx\r\n`;
+    const end = form.payload.lastIndexOf(`--${boundary}--`);
+    // The file and 1000 fields: one part over @fastify/multipart's default of 1000.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/files/local/upload',
+      headers: { ...form.headers, cookie: admin },
+      payload: Buffer.concat([
+        form.payload.subarray(0, end),
+        Buffer.from(field.repeat(1000)),
+        form.payload.subarray(end),
+      ]),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 400,
+      message: 'errors.invalidRequest',
+      result: 'errors.detail.multipartLimit',
+    });
+    expect([storedNames().length, await fileCount()]).toEqual(before);
+  });
+
   it('never stores or serves a declared image type for bytes that are not that image', async () => {
     const html = Buffer.from('<html><script>alert(document.cookie)</script></html>');
     for (const contentType of ['image/png', 'IMAGE/GIF; x=y', 'image/svg+xml']) {

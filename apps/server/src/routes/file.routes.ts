@@ -59,11 +59,8 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
         throw fail.invalidRequest(ERROR_DETAILS.multipartExpected);
       }
       const restOfForm = async () => {
-        const next = await form.next().catch((e: unknown) => {
-          throw e instanceof app.multipartErrors.FilesLimitError
-            ? fail.invalidRequest(ERROR_DETAILS.multipartLimit)
-            : e;
-        });
+        // Busboy's limits (a second file, too many parts) reach the error handler: 400 `multipartLimit`.
+        const next = await form.next();
         if (!next.done) {
           next.value.file.resume();
           throw fail.invalidRequest(ERROR_DETAILS.multipartLimit);

@@ -314,6 +314,43 @@ describe('user groups', () => {
     expect(await entries()).toHaveLength(before + 1);
   });
 
+  it('records, with the deletion of a group, what it changed for each member', async () => {
+    const group = (
+      await call(
+        'POST',
+        '/api/system/groups',
+        template('Disbanded', (g) => {
+          g.budgets = { credits: 7, daily_budget: -1, monthly_budget: -1 };
+          g.openai_api.max_conv_count = 3;
+        }),
+      )
+    ).result as { id: number };
+    const [fay, gus] = [await t.createUser(), await t.createUser()];
+    for (const u of [fay, gus]) await call('PATCH', `/api/user/${u.row.id}`, { group_id: group.id });
+    // Set on gus alone while in the group: it stays his, so it is no change.
+    const gusRead = await readUser(gus.row.id);
+    const gusOwn = { ...gusRead.setting.openai_api, max_conv_count: 42 };
+    await call('PATCH', `/api/user/${gus.row.id}/setting`, { ...gusRead.setting, openai_api: gusOwn });
+
+    expect(await call('DELETE', `/api/system/groups/${group.id}`)).toMatchObject({ code: 200 });
+    type Entry = { action: string; target_label: string; changes: Record<string, [unknown, unknown]> };
+    const latest = async (target: string) =>
+      ((await call('GET', `/api/system/audit?target=${target}&limit=1`)).result as { items: Entry[] })
+        .items[0];
+    const defaults = t.ctx.config.user_defaults.openai_api;
+    const fayEntry = await latest(fay.row.username);
+    expect(fayEntry).toMatchObject({ action: 'user.update', target_label: fay.row.username });
+    expect(fayEntry!.changes).toEqual({
+      group_id: [group.id, null],
+      credits: [7, -1],
+      'openai_api.max_conv_count': [3, defaults.max_conv_count],
+    });
+    expect((await latest(gus.row.username))!.changes).toEqual({
+      group_id: [group.id, null],
+      credits: [7, -1],
+    });
+  });
+
   it('refuses an unknown group and changes nothing', async () => {
     const carol = await t.createUser();
     const res = await call('PATCH', `/api/user/${carol.row.id}`, { group_id: 999_999, remark: 'x' });

@@ -152,6 +152,20 @@ describe('single sign-on (OpenID Connect, real provider)', () => {
     expect((await me(t, other.session)).result.username).toBe('bob_2');
   });
 
+  it('makes a new username from the provider plain, of one script, and unlike any other', async () => {
+    t = await createTestApp(oidcConfig({ new_users: 'create' }));
+    await t.createUser({ username: 'bob', email: 'bob@example.com' });
+    base = await listening(t);
+    // Full-width: the plain name, which looks like bob's.
+    idp.accounts.set('wide', { preferred_username: 'ｂｏｂ', email: 'wide@example.test' });
+    expect((await me(t, (await ssoSignIn(base, 'wide')).session)).result.username).toBe('bob_2');
+    // A Cyrillic "о" among Latin letters: the email's name instead.
+    idp.accounts.set('mixed', { preferred_username: 'bоb', email: 'mixed.one@example.test' });
+    expect((await me(t, (await ssoSignIn(base, 'mixed')).session)).result.username).toBe('mixed.one');
+    idp.accounts.set('zero', { preferred_username: 'B0B', email: 'zero@example.test' });
+    expect((await me(t, (await ssoSignIn(base, 'zero')).session)).result.username).toBe('B0B_3');
+  });
+
   it('refuses an unknown person with new_users: refuse, and links an account an admin made', async () => {
     t = await createTestApp(oidcConfig({ new_users: 'refuse' }));
     base = await listening(t);
@@ -304,6 +318,22 @@ describe('invite links', () => {
     const actions = await auditActions(t);
     expect(actions).toContain('invite.create');
     expect(actions.filter((a) => a === 'invite.use')).toHaveLength(2);
+  });
+
+  it("refuses a name that looks like another user's without naming that user, and gives the use back", async () => {
+    await t.createUser({ username: 'martha' });
+    const invite = await create({ expires_in_hours: 1, max_uses: 1 });
+    expect((await accept(invite.token, 'mаrtha')).statusCode).toBe(422);
+    expect((await accept(invite.token, 'ｍａｒｔｈａ')).json()).toMatchObject({
+      message: 'errors.userAlreadyExists',
+    });
+    expect((await accept(invite.token, 'rnartha')).json()).toEqual({
+      code: 409,
+      message: 'errors.usernameLookAlike',
+      result: 'errors.detail.username',
+      params: { username: 'rnartha' },
+    });
+    expect((await accept(invite.token, 'martha_2')).statusCode).toBe(201);
   });
 
   it('makes exactly one account from two parallel uses of a single-use link', async () => {

@@ -143,6 +143,103 @@ describe('users', () => {
     expect((await rename('Case-Walker')).statusCode).toBe(200);
   });
 
+  it('writes a new username in one form and refuses one that mixes scripts or looks like another', async () => {
+    const register = (username: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: { cookie: admin },
+        payload: { ...newUser, username },
+      });
+    const detailOf = (res: { json(): { result: { detail: { msg: string }[] } } }) => res.json().result.detail;
+    // Full-width letters are the plain ones: "ａｄｍｉｎ" is admin, which exists; "ｍｏｄｅｒｎ" is kept as "modern".
+    expect((await register('ａｄｍｉｎ')).json()).toMatchObject({
+      code: 409,
+      message: 'errors.userAlreadyExists',
+    });
+    const modern = await register('ｍｏｄｅｒｎ');
+    expect(modern.statusCode).toBe(201);
+    expect(modern.json().result.username).toBe('modern');
+    // Latin mixed with Cyrillic or Greek letters.
+    for (const username of ['аdmin', 'pаypal', 'Αlice']) {
+      const res = await register(username);
+      expect([username, res.statusCode]).toEqual([username, 422]);
+      expect(detailOf(res)).toEqual([expect.objectContaining({ msg: 'validation.usernameMixedScript' })]);
+    }
+    // Names that look like an existing one: "rn" for "m", all-Cyrillic "асе" for "ace", "0" for "o"; the admin is
+    // told which user's name it looks like.
+    expect((await register('ace')).statusCode).toBe(201);
+    for (const [username, existing] of [
+      ['rnodern', 'modern'],
+      ['асе', 'ace'],
+      ['Ac3', null],
+      ['m0dern', 'modern'],
+    ] as const) {
+      const res = await register(username);
+      if (existing === null) {
+        expect([username, res.statusCode]).toEqual([username, 201]);
+        continue;
+      }
+      expect([username, res.json()]).toEqual([
+        username,
+        {
+          code: 409,
+          message: 'errors.usernameLookAlike',
+          result: 'errors.detail.usernameLookAlikeOf',
+          params: { username: existing },
+        },
+      ]);
+    }
+    // Chinese names, alone or with Latin letters and digits, are single names like any other.
+    for (const username of ['张三', '张三_zhang3', '李四.Li', '田中たろう', '김민수', 'иван']) {
+      const res = await register(username);
+      expect([username, res.statusCode]).toEqual([username, 201]);
+    }
+  });
+
+  it('refuses a rename to a look-alike; a user whose name is refused today still logs in and is edited', async () => {
+    const target = await t.createUser({ username: 'renamed-one' });
+    const rename = (id: number, username: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/user/${id}`,
+        headers: { cookie: admin },
+        payload: { username },
+      });
+    const lookAlike = await rename(target.row.id, 'ADRNIN');
+    expect(lookAlike.json()).toMatchObject({
+      code: 409,
+      message: 'errors.usernameLookAlike',
+      params: { username: ADMIN.username },
+    });
+    expect((await rename(target.row.id, 'аdmin')).statusCode).toBe(422);
+    const wide = await rename(target.row.id, 'ｒｅｎａｍｅｄ－ｔｗｏ');
+    expect(wide.json().result.username).toBe('renamed-two');
+    // Its own name in another look is no one else's.
+    expect((await rename(target.row.id, 'RENAMED-TW0')).statusCode).toBe(200);
+
+    // An account made before these rules, named with a Cyrillic "а" among Latin letters.
+    const legacy = await t.createUser({ username: 'pаypal' });
+    const cookie = await t.login('pаypal', legacy.password);
+    const me = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
+    expect(me.json().result.username).toBe('pаypal');
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/user/${legacy.row.id}`,
+      headers: { cookie: admin },
+      payload: { remark: 'kept its name', nickname: 'Pay' },
+    });
+    expect(edited.json()).toMatchObject({
+      code: 200,
+      result: { username: 'pаypal', remark: 'kept its name' },
+    });
+    // Nobody else gets the Latin name it looks like.
+    expect((await rename(target.row.id, 'paypal')).json()).toMatchObject({
+      code: 409,
+      message: 'errors.usernameLookAlike',
+    });
+  });
+
   it('enforces the password rule: more than 6 characters, no spaces', async () => {
     for (const password of ['abc12', 'abcdef', 'with space1']) {
       const res = await t.app.inject({

@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context';
 import type { SessionRow, UserRow } from '../db/schema';
 import { fail, isAppError } from '../errors/app-error';
 import { nowIso } from '../repositories/executor';
+import type { Executor } from '../repositories/executor';
 import { sessionRepository } from '../repositories/session.repository';
 import { userRepository } from '../repositories/user.repository';
 import { recordAudit } from './audit.service';
@@ -84,6 +85,17 @@ async function reserveAttempt(ctx: AppContext, keys: { account: string; address:
 }
 
 /**
+ * The account a login names: the name as typed, else as new names are stored (NFKC: "ａｄｍｉｎ" typed in a full-width
+ * input mode is admin). Names given before that rule still match as they are.
+ */
+async function findAccount(db: Executor, username: string): Promise<UserRow | undefined> {
+  const users = userRepository(db);
+  const exact = await users.findByUsername(username);
+  const plain = username.normalize('NFKC');
+  return exact ?? (plain === username ? undefined : users.findByUsername(plain));
+}
+
+/**
  * Checks credentials and opens a server-side session. Failures are throttled with 429 per account and per
  * address (see `reserveAttempt`); a success gives its reservation back, and so does a failure of the server (the
  * database did not answer); the visitor's failures keep theirs for the window.
@@ -99,7 +111,7 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<Passwor
   try {
     await reserveAttempt(ctx, keys);
     reserved = true;
-    found = await userRepository(db).findByUsername(input.username);
+    found = await findAccount(db, input.username);
     const valid = await verifyPassword(found?.hashed_password ?? null, input.password);
     if (found?.hashed_password === PASSWORD_RESET_REQUIRED && found.is_active === 1)
       throw fail.passwordResetRequired();

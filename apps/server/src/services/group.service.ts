@@ -1,14 +1,18 @@
 import type { GroupTemplate, UserGroupWrite } from '@cc/contracts';
 import type { AppContext } from '../app-context';
-import type { UserGroupRow } from '../db/schema';
+import type { UserGroupRow, UserRow } from '../db/schema';
 import { fail } from '../errors/app-error';
 import { nowIso } from '../repositories/executor';
 import type { Executor } from '../repositories/executor';
 import { groupRepository } from '../repositories/group.repository';
 import type { StoredGroup } from '../repositories/group.repository';
+import { quotaRepository } from '../repositories/quota.repository';
+import { userSettingRepository } from '../repositories/user-setting.repository';
+import { userRepository } from '../repositories/user.repository';
 import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
 import { applyTemplate, leaveTemplate, templateOf } from './group-template';
+import { auditedSettings, isSecretSetting } from './user-settings';
 
 /** A group with its member count (what the presenter needs). */
 export interface LoadedGroup {
@@ -121,14 +125,48 @@ export async function updateGroup(
   });
 }
 
-/** Deletes a group; its members leave it (their own settings come back, see `leaveTemplate`). */
+type AuditedSettings = ReturnType<typeof auditedSettings>;
+
+/** A member's settings and counters as the audit log compares them; null when they have none. */
+async function memberSettings(db: Executor, userId: number): Promise<AuditedSettings | null> {
+  const setting = await userSettingRepository(db).findByUserId(userId);
+  if (!setting) return null;
+  return auditedSettings({ setting, counters: await quotaRepository(db).listForUsers([userId]) });
+}
+
+/**
+ * Deletes a group; its members leave it (their own settings come back, see `leaveTemplate`). Each member gets an
+ * entry of their own, as leaving the group by an edit of the user records: the group left and the settings that
+ * changed with it.
+ */
 export async function deleteGroup(ctx: AppContext, id: number, actor: AuditActor): Promise<void> {
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const before = await groupRepository(trx).findById(id);
     if (!before) throw fail.groupNotExist();
     const members = await groupRepository(trx).memberIds(id);
-    for (const userId of members) await leaveTemplate(trx, userId, templateOf(before));
+    const left: { user: UserRow; settings: AuditedSettings | null }[] = [];
+    for (const userId of members) {
+      const user = await userRepository(trx).findById(userId);
+      if (!user) continue;
+      left.push({ user, settings: await memberSettings(trx, userId) });
+      await leaveTemplate(trx, userId, templateOf(before));
+    }
     await groupRepository(trx).deleteById(id);
+    for (const { user, settings } of left) {
+      const after = await memberSettings(trx, user.id);
+      await recordAudit(
+        ctx,
+        actor,
+        {
+          action: 'user.update',
+          targetType: 'user',
+          targetId: user.id,
+          targetLabel: user.username,
+          changes: { group_id: [id, null], ...diffChanges(settings, after, isSecretSetting) },
+        },
+        trx,
+      );
+    }
     await recordAudit(
       ctx,
       actor,

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { ERRORS } from '@cc/contracts';
+import { ERRORS, Username, clip, withoutInvisible } from '@cc/contracts';
 import type { AppContext } from '../app-context';
 import type { UserRow } from '../db/schema';
 import { AppError } from '../errors/app-error';
@@ -15,6 +15,7 @@ import { NO_LOCAL_PASSWORD } from './password';
 import { SSO_STATE_SECONDS, provider } from './sso-options';
 import { signFor, signedFor } from './signing';
 import { insertUser } from './user.service';
+import { freeUsernameLike } from './username-look-alike';
 
 /** How long a provider's discovery document is reused. */
 const DISCOVERY_TTL_MS = 10 * 60_000;
@@ -226,17 +227,19 @@ export async function finishSso(ctx: AppContext, input: FinishSsoInput): Promise
   }
 }
 
-/** A username from what the provider says: preferred_username, else the email's local part; unique here. */
+/**
+ * A username from what the provider says: preferred_username, else the email's local part, else "user", the first
+ * that makes a valid new name (plain letters of one script, see `Username`); numbered when it looks like a taken one.
+ */
 async function freeUsername(db: Executor, identity: Identity): Promise<string> {
-  const raw = identity.preferredUsername ?? identity.email?.split('@')[0] ?? 'user';
-  const base = raw.replace(/\s+/g, '').slice(0, 28) || 'user';
-  const users = userRepository(db);
-  if (!(await users.usernameTaken(base))) return base;
-  for (let n = 2; n < 1000; n += 1) {
-    const candidate = `${base}_${n}`;
-    if (!(await users.usernameTaken(candidate))) return candidate;
-  }
-  return `${base}_${Date.now().toString(36)}`;
+  const named = [identity.preferredUsername, identity.email?.split('@')[0]].flatMap((raw) => {
+    // Room for a number ("_999") within the longest name.
+    const parsed = raw
+      ? Username.safeParse(clip(withoutInvisible(raw.normalize('NFKC')).replace(/\s+/g, ''), 28))
+      : null;
+    return parsed?.success ? [parsed.data] : [];
+  });
+  return freeUsernameLike(db, named[0] ?? 'user');
 }
 
 /** The group new accounts from single sign-on join: by name, else by id; a missing group is logged, not fatal. */

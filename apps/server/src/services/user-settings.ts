@@ -1,6 +1,7 @@
 import { MASKED_SECRET, toMicros } from '@cc/contracts';
 import type { ApiSourceSetting, ChatSource, UserSettingUpdate, WebSourceSetting } from '@cc/contracts';
 import type { UserSettingsRow } from '../db/schema';
+import { joinSettings } from '../presenters/user.presenter';
 import type { StoredApi, StoredWeb } from '../presenters/user.presenter';
 import type { CounterRow } from '../repositories/quota.repository';
 import { TOTAL } from '../repositories/quota.repository';
@@ -62,3 +63,26 @@ export function keepUnchangedCounts(
 export function sealedCustomKey(row: UserSettingsRow): string | null {
   return (JSON.parse(row.openai_api) as StoredApi).custom_openai_api_settings.key;
 }
+
+/**
+ * A user's settings and counters as the audit log compares them (the sealed custom key only shows a change). A
+ * per-model count of -1 is left out: unlimited is the same as no count for that model.
+ */
+export function auditedSettings(loaded: { setting: UserSettingsRow; counters: CounterRow[] }) {
+  const { credits, daily_budget, monthly_budget, openai_web, openai_api } = joinSettings(
+    loaded.setting,
+    loaded.counters,
+  );
+  const limited = (counts: Record<string, number | undefined>) =>
+    Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== -1));
+  return {
+    credits,
+    daily_budget,
+    monthly_budget,
+    openai_web: { ...openai_web, per_model_ask_count: limited(openai_web.per_model_ask_count) },
+    openai_api: { ...openai_api, per_model_ask_count: limited(openai_api.per_model_ask_count) },
+  };
+}
+
+/** Audited settings fields whose values are secrets (only that they changed is recorded). */
+export const isSecretSetting = (key: string): boolean => key.endsWith('.key');

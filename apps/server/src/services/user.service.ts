@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_MODELS, ERROR_DETAILS, MASKED_SECRET, WEB_MODELS } from '@cc/contracts';
+import { API_MODELS, MASKED_SECRET, WEB_MODELS } from '@cc/contracts';
 import type {
   UserCreate,
   UserFilterQuery,
@@ -13,7 +13,6 @@ import type {
 import type { AppContext } from '../app-context';
 import type { UserRow, UserRowUpdate } from '../db/schema';
 import { fail } from '../errors/app-error';
-import { joinSettings } from '../presenters/user.presenter';
 import type { LoadedUser } from '../presenters/user.presenter';
 import type { Executor } from '../repositories/executor';
 import { int, nowIso } from '../repositories/executor';
@@ -28,7 +27,14 @@ import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
 import { setUserGroup } from './group.service';
 import { NO_LOCAL_PASSWORD, hashPassword } from './password';
-import { keepUnchangedCounts, sealedCustomKey, splitSettings } from './user-settings';
+import {
+  auditedSettings,
+  isSecretSetting,
+  keepUnchangedCounts,
+  sealedCustomKey,
+  splitSettings,
+} from './user-settings';
+import { assertUsernameFree } from './username-look-alike';
 
 async function loadMany(db: Executor, rows: UserRow[]): Promise<LoadedUser[]> {
   const ids = rows.map((r) => r.id);
@@ -70,26 +76,6 @@ function auditedUser(row: UserRow) {
     is_superuser: row.is_superuser === 1,
     is_verified: row.is_verified === 1,
     group_id: row.group_id,
-  };
-}
-
-/**
- * A user's settings and counters as the audit log compares them (the sealed custom key only shows a change). A
- * per-model count of -1 is left out: unlimited is the same as no count for that model.
- */
-function auditedSettings(loaded: LoadedUser) {
-  const { credits, daily_budget, monthly_budget, openai_web, openai_api } = joinSettings(
-    loaded.setting,
-    loaded.counters,
-  );
-  const limited = (counts: Record<string, number | undefined>) =>
-    Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== -1));
-  return {
-    credits,
-    daily_budget,
-    monthly_budget,
-    openai_web: { ...openai_web, per_model_ask_count: limited(openai_web.per_model_ask_count) },
-    openai_api: { ...openai_api, per_model_ask_count: limited(openai_api.per_model_ask_count) },
   };
 }
 
@@ -202,8 +188,8 @@ export async function insertUser(
 ): Promise<LoadedUser> {
   const { user } = input;
   const settings = input.settings ?? ctx.runtime.current().user_defaults;
-  if (await userRepository(trx).usernameTaken(user.username))
-    throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: user.username });
+  // Someone choosing their own name (an invite sign-up) is not told whose name it looks like.
+  await assertUsernameFree(trx, user.username, { nameOther: !input.selfClaimed });
   const now = nowIso();
   let row = await userRepository(trx).insert({
     username: user.username,
@@ -290,10 +276,8 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     const existing = await users.findById(userId);
     if (!existing) throw fail.userNotExist();
     if (active !== null && isLastActiveSuperuser(existing, active)) throw fail.lastActiveSuperuser();
-    if (admin.username !== undefined && admin.username !== existing.username) {
-      if (await users.usernameTaken(admin.username, userId))
-        throw fail.userAlreadyExists(ERROR_DETAILS.username, { username: admin.username });
-    }
+    if (admin.username !== undefined && admin.username !== existing.username)
+      await assertUsernameFree(trx, admin.username, { exceptId: userId, nameOther: true });
     const set: UserRowUpdate = { update_time: nowIso() };
     if (patch.email !== undefined) set.email = patch.email;
     const renamed = admin.username !== undefined && admin.username !== existing.username;
@@ -321,10 +305,7 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     const loaded = await getUser(ctx, userId, trx);
     const changes = diffChanges(auditedUser(existing), auditedUser(loaded.row));
     if (settingsBefore)
-      Object.assign(
-        changes,
-        diffChanges(settingsBefore, auditedSettings(loaded), (k) => k.endsWith('.key')),
-      );
+      Object.assign(changes, diffChanges(settingsBefore, auditedSettings(loaded), isSecretSetting));
     if (hashed) changes.password = [MASKED_SECRET, MASKED_SECRET];
     await recordAudit(
       ctx,
@@ -409,7 +390,7 @@ export async function updateUserSettings(
     await userSettingRepository(trx).update(userId, stored);
     await quotaRepository(trx).replaceForUser(userId, counters);
     const after = await getUser(ctx, userId, trx);
-    const changes = diffChanges(auditedSettings(before), auditedSettings(after), (k) => k.endsWith('.key'));
+    const changes = diffChanges(auditedSettings(before), auditedSettings(after), isSecretSetting);
     await recordAudit(
       ctx,
       actor,

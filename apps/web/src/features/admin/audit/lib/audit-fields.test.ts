@@ -79,6 +79,30 @@ describe('audit field names', () => {
     ]);
   });
 
+  it("names what a group's deletion changed for a member in words, in both languages", async () => {
+    // The entry each member gets when their group is deleted (see group.service `deleteGroup`).
+    const changes: Record<string, [unknown, unknown]> = {
+      group_id: [3, null],
+      credits: [7, -1],
+      'openai_api.max_conv_count': [3, 10],
+    };
+    expect(lines('user.update', changes)).toEqual([
+      'Budget: 7 → Unlimited',
+      'Group: 3 → —',
+      'OpenAI API › Max conversations: 3 → 10',
+    ]);
+    await i18n.changeLanguage('zh-CN');
+    try {
+      expect(lines('user.update', changes)).toEqual([
+        '总预算: 7 → 无限制',
+        '分组: 3 → —',
+        'OpenAI API › 最大对话数: 3 → 10',
+      ]);
+    } finally {
+      await i18n.changeLanguage('en-US');
+    }
+  });
+
   it('keeps a -1 of the config as a number (a retention of -1 keeps forever)', () => {
     expect(lines('config.update', { 'stats.audit_log_ttl': [-1, 60] })).toEqual([
       'Statistics › Keep the audit log (seconds): -1 → 60',
