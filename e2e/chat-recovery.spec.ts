@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { lastRow, login, send, startConversation, useEnglish } from './helpers';
@@ -76,3 +77,55 @@ test('a question asked after the session expired opens the login-expired dialog,
   // The question was not asked: its text is back in the box.
   await expect(page.getByTestId('chat-input')).toHaveValue('Are you still there?');
 });
+
+for (const source of ['OpenAI API', 'OpenAI Web'] as const) {
+  test(`a stopped answer (${source}) is marked incomplete, not while it streams, and still after a reload`, async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const incomplete = (row: ReturnType<typeof lastRow>) => row.getByTestId('answer-incomplete');
+    await startConversation(page, source, /^GPT-3\.5/, `E2E incomplete ${Date.now() % 100000}`);
+    await send(page, 'Hello');
+    await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+    await expect(lastRow(page)).toContainText('You asked', { timeout: 20_000 });
+    await expect(page).toHaveURL(/\?id=/);
+    // Answered in full: nothing said.
+    await expect(page.getByTestId('answer-incomplete')).toHaveCount(0);
+
+    // The upstream sends a few chunks, then pauses: the answer runs until it is stopped.
+    await send(page, 'Tell me more #fault:stall=6');
+    await expect(page.getByTestId('stop-button')).toBeVisible();
+    await expect(lastRow(page)).toContainText('You', { timeout: 20_000 });
+    await expect(answers(page)).toHaveCount(2);
+    await expect(page.getByTestId('answer-incomplete')).toHaveCount(0);
+
+    await page.getByTestId('stop-button').click();
+    await expect(page.getByTestId('send-button')).toBeVisible();
+    await expect(incomplete(lastRow(page))).toHaveText('Answer incomplete (stopped or cut off)');
+    await expect(page.getByTestId('answer-incomplete')).toHaveCount(1);
+
+    // Read again from the server, in the dark theme: still marked, still only that answer; no serious axe finding.
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await expect(incomplete(lastRow(page))).toHaveText('Answer incomplete (stopped or cut off)', {
+      timeout: 20_000,
+    });
+    await expect(page.getByTestId('answer-incomplete')).toHaveCount(1);
+    for (const theme of ['dark', 'light']) {
+      if (theme === 'light') {
+        await page.evaluate(() => localStorage.setItem('theme', 'light'));
+        await page.reload();
+        await expect(incomplete(lastRow(page))).toBeVisible({ timeout: 20_000 });
+      }
+      const results = await new AxeBuilder({ page })
+        .include('[data-testid=message-list]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(
+        blocking.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    }
+  });
+}

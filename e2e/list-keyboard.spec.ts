@@ -1,11 +1,12 @@
 /**
  * The conversation list by keyboard alone: one Tab stop (roving tabindex), arrows / Home / End between the rows,
- * Enter opens one, the row's actions from the row (ArrowRight, Shift+F10); and the skip link to the message box.
+ * Enter opens one, the row's actions from the row (ArrowRight, Shift+F10), the draft's ✕ too; the search results
+ * the same way; and the skip link to the message box.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { e2eDatabase, login, loginAs, registerUser, useEnglish } from './helpers';
+import { e2eDatabase, login, loginAs, registerUser, startConversation, useEnglish } from './helpers';
 
 const suffix = Date.now() % 100000;
 
@@ -43,13 +44,20 @@ const actions = (page: Page, title: string) =>
 const focusInList = (page: Page) =>
   page.evaluate(() => !!document.activeElement?.closest('[data-testid=conversation-list]'));
 
+const focusInResults = (page: Page) =>
+  page.evaluate(() => !!document.activeElement?.closest('[data-testid=search-results]'));
+
 /** Presses Tab from where the focus is until it lands in the conversation list; returns the number of presses. */
-async function tabIntoList(page: Page, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<number> {
+async function tabIntoList(
+  page: Page,
+  key: 'Tab' | 'Shift+Tab' = 'Tab',
+  inList: (page: Page) => Promise<boolean> = focusInList,
+): Promise<number> {
   for (let presses = 1; presses <= 40; presses++) {
     await page.keyboard.press(key);
-    if (await focusInList(page)) return presses;
+    if (await inList(page)) return presses;
   }
-  throw new Error('the focus never reached the conversation list');
+  throw new Error('the focus never reached the list');
 }
 
 test('the list is one Tab stop, moved through with the arrows, Home and End; Enter opens a row', async ({
@@ -158,4 +166,95 @@ test('the first Tab stop skips to the message box', async ({ page, baseURL }) =>
   await expect(skip).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.locator('main')).toBeFocused();
+});
+
+test('the draft’s row is one of the list’s rows: its ✕ is reached with ArrowRight; Load more is no Tab stop', async ({
+  page,
+  baseURL,
+}) => {
+  // More than a page (50): the list ends with Load more.
+  const titles = Array.from({ length: 55 }, (_, i) => `Draft list ${String(i + 1).padStart(2, '0')}`);
+  await userWith(page, baseURL!, 'keydraft', titles);
+  await expect(rowButton(page, 'Draft list 01')).toBeVisible();
+  await expect(page.getByTestId('load-more-conversations')).toHaveAttribute('tabindex', '-1');
+  await startConversation(page, 'OpenAI Web', /^GPT-3\.5/, 'My keyboard draft');
+  const draftRow = page.getByTestId('draft-item').getByRole('button', { name: 'My keyboard draft' });
+  const discard = page.getByRole('button', { name: 'Discard the new conversation' });
+
+  // The draft is the open page: Tab enters the list on its row.
+  await page.locator('body').focus();
+  await tabIntoList(page);
+  await expect(draftRow).toBeFocused();
+  await expect(draftRow).toHaveAttribute('aria-current', 'page');
+  await page.keyboard.press('ArrowRight');
+  await expect(discard).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(draftRow).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(rowButton(page, 'Draft list 01')).toBeFocused();
+
+  // One Tab leaves the list: Load more, further on in it, is not on the way.
+  await expect(page.getByTestId('load-more-conversations')).toBeAttached();
+  await page.keyboard.press('Tab');
+  expect(await focusInList(page)).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(rowButton(page, 'Draft list 01')).toBeFocused();
+  // The next page comes as the end of the list comes into view; the arrows go on into it.
+  await page.keyboard.press('End');
+  await expect(rowButton(page, 'Draft list 50')).toBeFocused();
+  await expect(rowButton(page, 'Draft list 51')).toBeAttached();
+  await page.keyboard.press('ArrowDown');
+  await expect(rowButton(page, 'Draft list 51')).toBeFocused();
+
+  // The ✕ pressed from the keyboard: the draft is gone and the focus is on the list's first row, not lost.
+  await page.keyboard.press('Home');
+  await expect(draftRow).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('draft-item')).toHaveCount(0);
+  await expect(rowButton(page, 'Draft list 01')).toBeFocused();
+  await expect(rowButton(page, 'Draft list 01')).toHaveAttribute('tabindex', '0');
+});
+
+test('the search results are one Tab stop too: arrows, Home and End between them, Enter opens one', async ({
+  page,
+  baseURL,
+}) => {
+  await userWith(page, baseURL!, 'keysearch', ['Findme alpha', 'Findme beta', 'Findme gamma', 'Other one']);
+  await expect(rowButton(page, 'Other one')).toBeVisible();
+  await page.getByTestId('conversation-search').fill('Findme');
+  const results = page.getByTestId('search-result');
+  await expect(results).toHaveCount(3);
+  const hint = page.locator(`[id="${await results.first().getAttribute('aria-describedby')}"]`);
+  await expect(hint).toHaveText(
+    'Up and down arrows: move between results; Home, End: first, last; Enter: open',
+  );
+
+  // From the search box, Tab reaches the first result (the clear and transfer buttons come before).
+  await page.getByTestId('conversation-search').focus();
+  await tabIntoList(page, 'Tab', focusInResults);
+  await expect(results.nth(0)).toBeFocused();
+  await expect(results.nth(0)).toHaveAttribute('aria-keyshortcuts', 'ArrowUp ArrowDown Home End');
+  await page.keyboard.press('ArrowDown');
+  await expect(results.nth(1)).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(results.nth(2)).toBeFocused();
+  await page.keyboard.press('ArrowDown'); // the last: stays
+  await expect(results.nth(2)).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(results.nth(0)).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+
+  // One Tab leaves the results; Shift+Tab comes back to the one last focused.
+  await page.keyboard.press('Tab');
+  expect(await focusInResults(page)).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(results.nth(1)).toBeFocused();
+  for (const other of [0, 2]) await expect(results.nth(other)).toHaveAttribute('tabindex', '-1');
+
+  // Enter opens the focused result's conversation.
+  const title = (await results.nth(1).innerText()).split('\n')[0]!;
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\?id=/);
+  await expect(page.getByTestId('conversation-title')).toHaveText(title);
 });

@@ -104,6 +104,7 @@ export function ConversationRoute() {
         }}
         disabled={busy}
         draftTitle={draft ? (draft.title ?? '') : null}
+        onOpenDraft={() => setDrawerOpen(false)}
         onDiscardDraft={() => setDraft(null)}
       />
     </Stack>

@@ -22,6 +22,8 @@ export interface MessageListProps {
   footer?: ReactNode;
   /** Wrap long code lines (preference codeAutoWrap). */
   codeWrap?: boolean;
+  /** The row of the answer being received: not marked incomplete while it streams. */
+  liveGroupId?: string | null;
 }
 
 const NEAR_BOTTOM_PX = 80;
@@ -78,6 +80,7 @@ export function MessageList({
   focusMessageId,
   footer,
   codeWrap,
+  liveGroupId = null,
 }: MessageListProps) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -277,7 +280,12 @@ export function MessageList({
                 <DeferMarkdownContext.Provider
                   value={!!inView && (item.index < inView.startIndex || item.index > inView.endIndex)}
                 >
-                  <MessageRow group={group} model={model} userMarkdown={userMarkdown} />
+                  <MessageRow
+                    group={group}
+                    model={model}
+                    userMarkdown={userMarkdown}
+                    live={group.id === liveGroupId}
+                  />
                 </DeferMarkdownContext.Provider>
               </div>
             );

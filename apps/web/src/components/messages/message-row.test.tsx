@@ -3,12 +3,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type * as MantineCore from '@mantine/core';
 import type { ComponentProps } from 'react';
+import type { ChatMessage } from '@cc/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n';
 import { groupMessages } from '../../lib/conversation/history';
 import { formatDateTime } from '../../lib/format';
 import { installDomStubs } from '../../test/dom-stubs';
-import { web } from '../../test/fixtures';
+import { api, web } from '../../test/fixtures';
 import { MessageRow } from './message-row';
 
 /** Renders of Mantine's Avatar (the row's avatar resolves its colours on every render). */
@@ -86,5 +87,46 @@ describe('a message row', () => {
     const body = container.querySelector('.cc-plain-text');
     expect(body?.textContent).toBe(text);
     expect(body?.getAttribute('dir')).toBe('auto');
+  });
+
+  describe('an answer that ended before it was complete', () => {
+    const rowOf = (message: ChatMessage, live = false) => {
+      const [group] = groupMessages([message]);
+      return (
+        <QueryClientProvider client={new QueryClient()}>
+          <MantineProvider>
+            <MessageRow group={group!} model="gpt_3_5" userMarkdown={false} live={live} />
+          </MantineProvider>
+        </QueryClientProvider>
+      );
+    };
+    const note = () => screen.queryByTestId('answer-incomplete')?.textContent ?? null;
+    const stopped = api('a1', 'assistant', 'Once upon', { metadata: { finish_reason: null } });
+    const cut = api('a1', 'assistant', 'Once upon', { metadata: { finish_reason: 'length' } });
+
+    it('says so in its footer, and why when that is known', () => {
+      const view = render(rowOf(stopped));
+      expect(note()).toBe('Answer incomplete (stopped or cut off)');
+      view.rerender(rowOf(cut));
+      expect(note()).toBe('Answer incomplete (length limit reached)');
+    });
+
+    it('in Chinese too', async () => {
+      await i18n.changeLanguage('zh-CN');
+      const view = render(rowOf(stopped));
+      expect(note()).toBe('回答未完成（已停止或中断）');
+      view.rerender(rowOf(cut));
+      expect(note()).toBe('回答未完成（已达长度上限）');
+    });
+
+    it('says nothing of a complete answer, nor of the answer being received', () => {
+      const view = render(rowOf(api('a1', 'assistant', 'The end.', { metadata: { finish_reason: 'stop' } })));
+      expect(note()).toBeNull();
+      view.rerender(rowOf(stopped, true));
+      expect(note()).toBeNull();
+      // No longer live (stopped): what it says of itself counts.
+      view.rerender(rowOf(stopped));
+      expect(note()).toBe('Answer incomplete (stopped or cut off)');
+    });
   });
 });

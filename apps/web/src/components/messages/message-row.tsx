@@ -4,8 +4,8 @@ import { memo, useCallback, useContext, useMemo, useState } from 'react';
 import type { Dispatch, SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
-import { displayTypeOf, splitGroup, textOf } from '../../lib/conversation/history';
-import type { MessageGroup } from '../../lib/conversation/history';
+import { displayTypeOf, incompleteReason, splitGroup, textOf } from '../../lib/conversation/history';
+import type { IncompleteReason, MessageGroup } from '../../lib/conversation/history';
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { useLatest } from '../../lib/use-latest';
 import { fileContentUrl } from '../../lib/assets';
@@ -32,6 +32,11 @@ export interface MessageRowProps {
   model: string | null | undefined;
   /** Render user messages as markdown (preference renderUserMessageInMd). */
   userMarkdown: boolean;
+  /**
+   * The answer being received (or that may be, until the chat knows): it looks unfinished while it streams, and is
+   * not marked incomplete.
+   */
+  live?: boolean;
 }
 
 /** Upstream file ids shown as images in the message (those attachments need no chip of their own). */
@@ -195,6 +200,8 @@ interface RowFooterProps {
   getFirst: () => ChatMessage | undefined;
   time: string | null | undefined;
   count: number;
+  /** The answer ended before it was complete, and why. */
+  incomplete: IncompleteReason | null;
   isUser: boolean;
   editing: boolean;
   markdown: boolean;
@@ -221,6 +228,7 @@ const RowFooter = memo(function RowFooter({
   getFirst,
   time,
   count,
+  incomplete,
   isUser,
   editing,
   markdown,
@@ -234,6 +242,11 @@ const RowFooter = memo(function RowFooter({
   const { t, i18n } = useTranslation();
   return (
     <Group gap={6} justify="flex-end" className="cc-row-footer hide-in-print">
+      {incomplete && (
+        <Text size="xs" c="dimmed" component="span" me="auto" data-testid="answer-incomplete">
+          {t(incomplete === 'length' ? 'render.incompleteLength' : 'render.incompleteInterrupted')}
+        </Text>
+      )}
       {actions && <BranchSwitcher id={firstId} actions={actions} />}
       {time && (
         <Tooltip label={<FullTime time={time} />}>
@@ -317,7 +330,7 @@ const RowFooter = memo(function RowFooter({
   );
 });
 
-function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
+function MessageRowImpl({ group, model, userMarkdown, live = false }: MessageRowProps) {
   const actions = useContext(MessageActionsContext);
   const [editing, setEditing] = useState(false);
   const { t } = useTranslation();
@@ -330,6 +343,7 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
   const rowModel = group.messages.find((m) => m.model)?.model ?? model;
   const time = last?.create_time ?? first?.create_time;
   const isTemp = group.messages.every((m) => m.id.startsWith('temp_'));
+  const incomplete = live ? null : incompleteReason(group);
   // Translated once per language, not on each of the frames a streaming answer renders.
   const rowLabel = useMemo(() => (isUser ? t('render.you') : t('render.assistant')), [isUser, t]);
 
@@ -389,6 +403,7 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
               getFirst={getFirst}
               time={time}
               count={group.messages.length}
+              incomplete={incomplete}
               isUser={isUser}
               editing={editing}
               markdown={markdown}
@@ -405,9 +420,10 @@ function MessageRowImpl({ group, model, userMarkdown }: MessageRowProps) {
   );
 }
 
-/** A row re-renders only when one of its messages changed (message objects are kept stable). */
+/** A row re-renders only when one of its messages changed (message objects are kept stable), or it went live. */
 export const MessageRow = memo(MessageRowImpl, (prev, next) => {
-  if (prev.model !== next.model || prev.userMarkdown !== next.userMarkdown) return false;
+  if (prev.model !== next.model || prev.userMarkdown !== next.userMarkdown || prev.live !== next.live)
+    return false;
   const a = prev.group.messages;
   const b = next.group.messages;
   return a.length === b.length && a.every((m, i) => m === b[i]);

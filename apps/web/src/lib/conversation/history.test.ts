@@ -7,6 +7,7 @@ import {
   displayTypeOf,
   getCurrentPath,
   groupMessages,
+  incompleteReason,
   splitGroup,
   textOf,
 } from './history';
@@ -222,6 +223,38 @@ describe('texts and continue', () => {
     expect(canContinue([api('a', 'assistant', 'x', { metadata: { finish_reason: 'length' } })])).toBe(true);
     expect(canContinue([api('a', 'user', 'x', { metadata: { finish_reason: 'length' } })])).toBe(false);
     expect(canContinue([])).toBe(false);
+  });
+
+  it('tells an answer that ended early or at the length limit from a complete one', () => {
+    const reason = (...messages: ChatMessage[]) => incompleteReason(groupMessages(messages).at(-1)!);
+    // API: finish_reason null is an answer that never reached its end (stopped, cut off).
+    expect(reason(api('a', 'assistant', 'x', { metadata: { finish_reason: null } }))).toBe('interrupted');
+    expect(reason(api('a', 'assistant', 'x', { metadata: { finish_reason: 'length' } }))).toBe('length');
+    expect(reason(api('a', 'assistant', 'x', { metadata: { finish_reason: 'stop' } }))).toBeNull();
+    // An older copy without the field, or without metadata, says nothing.
+    expect(reason(api('a', 'assistant', 'x', { metadata: {} }))).toBeNull();
+    expect(reason(api('a', 'assistant', 'x', { metadata: null }))).toBeNull();
+    expect(reason(api('q', 'user', 'x', { metadata: { finish_reason: null } }))).toBeNull();
+    // Web: what the upstream recorded, or a status it never finished.
+    const w = (metadata: Record<string, unknown>) => web('a', 'assistant', 'x', { metadata });
+    expect(
+      reason(w({ finish_details: { type: 'interrupted' }, message_status: 'finished_partial_completion' })),
+    ).toBe('interrupted');
+    expect(reason(w({ end_turn: null, message_status: 'in_progress' }))).toBe('interrupted');
+    expect(reason(w({ end_turn: false, finish_details: { type: 'max_tokens' } }))).toBe('length');
+    expect(
+      reason(
+        w({ end_turn: true, finish_details: { type: 'stop' }, message_status: 'finished_successfully' }),
+      ),
+    ).toBeNull();
+    expect(reason(web('a', 'assistant', 'x'))).toBeNull();
+    // A tool run cut in its middle: the row's last message decides.
+    expect(
+      reason(
+        w({ end_turn: false, recipient: 'python', message_status: 'finished_successfully' }),
+        web('t', 'tool', 'out', { metadata: { end_turn: null, message_status: 'in_progress' } }),
+      ),
+    ).toBe('interrupted');
   });
 
   it('appends delta text to the main text only', () => {

@@ -37,6 +37,34 @@ export interface MessageGroup {
   messages: ChatMessage[];
 }
 
+/**
+ * Why a stored answer is incomplete: `length`, the length limit cut it; `interrupted`, its stream ended early — the
+ * user stopped it, or an error or a shutdown cut it off (what is stored does not say which).
+ */
+export type IncompleteReason = 'length' | 'interrupted';
+
+/**
+ * Whether the answer of a row ended before it was complete, read from its last message: api `finish_reason`
+ * (`length`, or null: no end reached — an older copy without the field says nothing), web `finish_details`
+ * (`max_tokens`, `interrupted`) or a status the upstream never finished (`in_progress`, as written while streaming,
+ * and `finished_partial_completion`). A row still streaming looks the same: the caller knows which row that is.
+ */
+export function incompleteReason(group: MessageGroup): IncompleteReason | null {
+  const last = group.messages[group.messages.length - 1];
+  if (group.role !== 'assistant' || !last) return null;
+  if (last.source === 'openai_api') {
+    const metadata = last.metadata;
+    if (!metadata || !('finish_reason' in metadata)) return null;
+    if (metadata.finish_reason === 'length') return 'length';
+    return metadata.finish_reason === null ? 'interrupted' : null;
+  }
+  const details = last.metadata?.finish_details?.type;
+  if (details === 'max_tokens') return 'length';
+  if (details === 'interrupted') return 'interrupted';
+  const status = last.metadata?.message_status;
+  return status === 'in_progress' || status === 'finished_partial_completion' ? 'interrupted' : null;
+}
+
 function single(message: ChatMessage): MessageGroup {
   return { id: message.id, role: message.role === 'user' ? 'user' : 'assistant', messages: [message] };
 }

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHAT_CLOSE } from '@cc/contracts';
@@ -107,6 +107,21 @@ function stubSizes() {
   });
 }
 
+/**
+ * The panel as the page shows it: with the cached history (a settled answer is merged into it). Read again, the
+ * conversation is `stored`, as the server had it before the answer (its write comes a moment later).
+ */
+function CachedPanel({ stored }: { stored: ConversationHistory }) {
+  const { data } = useQuery({ queryKey: queryKeys.conversation('c1'), queryFn: () => stored });
+  return (
+    <ChatPanel
+      target={{ kind: 'conversation', conversationId: 'c1', history: data, loading: false }}
+      onConversationStarted={() => undefined}
+      onBusyChange={() => undefined}
+    />
+  );
+}
+
 function renderPanel(history: ConversationHistory, user: UserRead = webUser(5)) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
   client.setQueryData(queryKeys.me, user);
@@ -114,11 +129,7 @@ function renderPanel(history: ConversationHistory, user: UserRead = webUser(5)) 
   render(
     <QueryClientProvider client={client}>
       <MantineProvider>
-        <ChatPanel
-          target={{ kind: 'conversation', conversationId: 'c1', history, loading: false }}
-          onConversationStarted={() => undefined}
-          onBusyChange={() => undefined}
-        />
+        <CachedPanel stored={history} />
       </MantineProvider>
     </QueryClientProvider>,
   );
@@ -326,5 +337,62 @@ describe('no asks left', () => {
     await screen.findByTestId('ask-error');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Withdraw message' })).toBeTruthy();
+  });
+});
+
+describe('an answer that ended before it was complete', () => {
+  /** A web answer as it streams (and as the server stores it meanwhile): the upstream has not finished it. */
+  const streaming = (id: string, text: string, parent: string) =>
+    web(id, 'assistant', text, {
+      parent,
+      model: 'gpt_3_5',
+      metadata: { end_turn: null, recipient: 'all', message_status: 'in_progress' },
+    });
+  const notes = () => screen.queryAllByTestId('answer-incomplete');
+
+  it('is not marked while it streams; stopped, it is marked at once', async () => {
+    const { resume, client } = renderPanel(historyOf([question, finished], 'a1'));
+    nothingToResume(resume);
+    await waitFor(() => expect(listText()).toContain('Once upon a time.'));
+    expect(notes()).toEqual([]);
+
+    const socket = ask('And then?');
+    socket.frame({
+      type: 'message',
+      conversation_id: 'c1',
+      message: web('q2', 'user', 'And then?', { parent: 'a1' }),
+    });
+    socket.frame({ type: 'message', conversation_id: 'c1', message: streaming('a2', 'Then the', 'q2') });
+    await waitFor(() => expect(listText()).toContain('Then the'));
+    socket.frame({ type: 'message', conversation_id: 'c1', message: streaming('a2', 'Then the wolf', 'q2') });
+    await waitFor(() => expect(listText()).toContain('Then the wolf'));
+    expect(notes()).toEqual([]);
+
+    fireEvent.click(screen.getByTestId('stop-button'));
+    await waitFor(() => expect(notes()).toHaveLength(1));
+    // Not read again at once (the server may not have written it yet): the answer stays, marked.
+    await act(async () => undefined);
+    await waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(notes()).toHaveLength(1);
+    expect(listText()).toContain('Then the wolf');
+    expect(notes()[0]!.textContent).toBe('Answer incomplete (stopped or cut off)');
+    expect(notes()[0]!.closest('article')!.textContent).toContain('Then the wolf');
+  });
+
+  it('a stored unfinished answer is marked once the chat knows it is not running', async () => {
+    const { resume } = renderPanel(historyOf([question, streaming('a1', 'Once upon', 'q1')], 'a1'));
+    await waitFor(() => expect(listText()).toContain('Once upon'));
+    // It may still be streaming at the server (a reload): the resume says.
+    expect(notes()).toEqual([]);
+    nothingToResume(resume);
+    await waitFor(() => expect(notes()).toHaveLength(1));
+  });
+
+  it('an answer resumed in another conversation leaves this one’s mark alone', async () => {
+    const { resume } = renderPanel(historyOf([question, streaming('a1', 'Once upon', 'q1')], 'a1'));
+    await waitFor(() => expect(listText()).toContain('Once upon'));
+    resume.frame({ type: 'message', conversation_id: 'c2', message: streaming('x1', 'Elsewhere', 'x0') });
+    await waitFor(() => expect(notes()).toHaveLength(1));
+    expect(listText()).not.toContain('Elsewhere');
   });
 });

@@ -217,7 +217,10 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
           }
         }
         void refreshList();
-        void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
+        // Stopped here, the server is still writing what had arrived: read now, the conversation could come back
+        // without it and replace the answer just merged (it vanished until a reload). The next read has it.
+        if (!state.close?.byClient)
+          void client.invalidateQueries({ queryKey: queryKeys.conversation(conversationId) });
       } else if (state.phase === 'aborted') {
         // Stopped before any answer: if the server already stored the question, show its copy; else give the
         // text back to the input.
@@ -236,7 +239,14 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
     [client, conversationStarted, uploadsRef, targetKindRef],
   );
 
-  const { state: asking, ask: startAsk, stop, reset, resume } = useAsk({ onSettled: handleSettled });
+  const {
+    state: asking,
+    ask: startAsk,
+    stop,
+    reset,
+    resume,
+    resumeSettled,
+  } = useAsk({ onSettled: handleSettled });
   useLayoutEffect(() => {
     resetRef.current = reset;
   }, [reset]);
@@ -354,6 +364,10 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   }, [focusMessageId, history, busy]);
 
   const lastAnswerGroupId = [...groups].reverse().find((g) => g.role === 'assistant')?.id ?? null;
+  // The last row is the answer being received while one streams here, and may be until the resume on opening knows
+  // whether one runs (its first frame, or its close): not marked incomplete meanwhile (only that row re-renders).
+  const resumePending = !resumeSettled && !asking;
+  const liveGroupId = (!!ask && busy) || resumePending ? (groups[groups.length - 1]?.id ?? null) : null;
   // The same object until what it offers changes: every row reads it, and a new one each frame of a streaming
   // answer would re-render them all.
   const askBranchRef = useLatest(askBranch);
@@ -577,6 +591,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
               focusMessageId={target.kind === 'conversation' ? target.focusMessageId : null}
               footer={footer}
               codeWrap={preference.codeAutoWrap}
+              liveGroupId={liveGroupId}
             />
           </MessageActionsContext.Provider>
         )}

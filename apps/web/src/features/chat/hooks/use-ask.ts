@@ -26,6 +26,11 @@ export interface UseAskOptions {
  */
 export function useAsk({ onSettled }: UseAskOptions) {
   const [state, setState] = useState<AskState | null>(null);
+  /**
+   * The resume's connection closed: no answer was in flight, or the one resumed ended (one found is `state` from its
+   * first frame). Until either, a stored copy of a running answer may look unfinished.
+   */
+  const [resumeSettled, setResumeSettled] = useState(false);
   const stateRef = useRef<AskState | null>(null);
   const connection = useRef<AskConnection | null>(null);
   const throttle = useRef<FrameThrottle | null>(null);
@@ -52,6 +57,7 @@ export function useAsk({ onSettled }: UseAskOptions) {
       onClose: (code, reason, byClient) => {
         throttle.current?.cancel();
         connection.current = null;
+        if (!request) setResumeSettled(true);
         if (!stateRef.current) return; // nothing to resume
         const final = applyClose(stateRef.current, code, reason, byClient);
         stateRef.current = final;
@@ -95,5 +101,5 @@ export function useAsk({ onSettled }: UseAskOptions) {
     [],
   );
 
-  return { state, ask, stop, reset, resume };
+  return { state, ask, stop, reset, resume, resumeSettled };
 }

@@ -19,7 +19,8 @@ export interface AskState {
   messages: ChatMessage[];
   /** The error frame: its tip key, detail (a key or the provider's desensitized text) and params. */
   error: { tip: string; detail: string | null; params?: MessageParams } | null;
-  close: { code: number; reason: string } | null;
+  /** How the socket closed; `byClient`: the user stopped the answer here. */
+  close: { code: number; reason: string; byClient: boolean } | null;
   /** The message the last message frame named: an `append` frame adds its text to it. */
   named: string | null;
 }
@@ -128,7 +129,7 @@ export function isServerMessage(message: ChatMessage): boolean {
  */
 export function applyClose(state: AskState, code: number, reason: string, byClient: boolean): AskState {
   const received = state.messages.some((m) => isServerMessage(m) && m.role !== 'user');
-  const close = { code, reason };
+  const close = { code, reason, byClient };
   if (!state.error && (code === 1000 || byClient) && received) return { ...state, phase: 'finished', close };
   if (byClient && !state.error) return { ...state, phase: 'aborted', close };
   return { ...state, phase: 'failed', close };

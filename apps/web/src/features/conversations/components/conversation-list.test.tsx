@@ -2,6 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import type { ComponentProps } from 'react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ConversationRead } from '@cc/contracts';
 import { i18n } from '../../../i18n';
@@ -67,23 +69,49 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderList(draftTitle?: string | null, selectedId: string | null = null, onSelect = () => {}) {
+/** The list, with a draft the page drops when the list discards it. */
+function ListWithDraft({
+  draft: initialDraft,
+  ...props
+}: Omit<ComponentProps<typeof ConversationList>, 'draftTitle' | 'onDiscardDraft'> & {
+  draft: string | null | undefined;
+}) {
+  const [draft, setDraft] = useState(initialDraft);
+  return <ConversationList {...props} draftTitle={draft} onDiscardDraft={() => setDraft(null)} />;
+}
+
+function renderList(
+  draftTitle?: string | null,
+  selectedId: string | null = null,
+  onSelect = () => {},
+  onOpenResult: (conversationId: string, messageId: string | null) => void = () => undefined,
+) {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <MantineProvider>
         <ModalsProvider>
-          <ConversationList
+          <ListWithDraft
             selectedId={selectedId}
             onSelect={onSelect}
-            onOpenResult={() => undefined}
+            onOpenResult={onOpenResult}
             onDeleted={() => undefined}
             disabled={false}
-            draftTitle={draftTitle}
+            draft={draftTitle}
           />
         </ModalsProvider>
       </MantineProvider>
     </QueryClientProvider>,
   );
+}
+
+/** jsdom has no scrollIntoView: a stub, removed at the end of the test. */
+function stubScrollIntoView() {
+  const scrolled = vi.fn();
+  Element.prototype.scrollIntoView = scrolled;
+  onTestFinished(() => {
+    delete (Element.prototype as Partial<Element>).scrollIntoView;
+  });
+  return scrolled;
 }
 
 const headings = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
@@ -168,12 +196,7 @@ describe('ConversationList', () => {
   });
 
   it('is one Tab stop, moved through with the arrows, Home and End, the row’s actions reached from the row', async () => {
-    // jsdom has no scrollIntoView: a stub, removed at the end.
-    const scrolled = vi.fn();
-    Element.prototype.scrollIntoView = scrolled;
-    onTestFinished(() => {
-      delete (Element.prototype as Partial<Element>).scrollIntoView;
-    });
+    const scrolled = stubScrollIntoView();
     const onSelect = vi.fn();
     renderList(null, firstPage[2]!.conversation_id, onSelect);
     await screen.findByText('Pinned plan');
@@ -214,6 +237,93 @@ describe('ConversationList', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'F10', shiftKey: true });
     expect(await screen.findByRole('menuitem', { name: 'Rename' })).toBeTruthy();
     expect(onSelect).not.toHaveBeenCalled();
+  });
+
+  it('keeps one Tab stop with a draft: its ✕ is reached from its row, and Load more is not a stop either', async () => {
+    stubScrollIntoView();
+    renderList('My draft');
+    await screen.findByText('Pinned plan');
+    const list = screen.getByTestId('conversation-list');
+    const tabStops = () => Array.from(list.querySelectorAll('[tabindex="0"]')).map((el) => el.textContent);
+    const draftRow = () => screen.getByText('My draft').closest('button')!;
+    const discard = () => screen.getByRole('button', { name: 'Discard the new conversation' });
+    // The draft is the open page: its row holds the Tab stop; its ✕ and Load more are not stops.
+    expect(tabStops()).toEqual(['My draft']);
+    expect(draftRow().getAttribute('aria-current')).toBe('page');
+    expect(draftRow().getAttribute('aria-describedby')).toBeTruthy();
+    expect(discard().getAttribute('tabindex')).toBe('-1');
+    expect(screen.getByRole('button', { name: 'Load more' }).getAttribute('tabindex')).toBe('-1');
+
+    draftRow().focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByText('Pinned plan').closest('button'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    expect(document.activeElement).toBe(draftRow());
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(discard());
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(draftRow());
+    // A menu key does not press the ✕ (it is no menu).
+    fireEvent.keyDown(document.activeElement!, { key: 'F10', shiftKey: true });
+    expect(screen.getByText('My draft')).toBeTruthy();
+
+    // Discarded from the keyboard: the focus goes to the first row, now the Tab stop.
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    fireEvent.click(discard());
+    expect(screen.queryByTestId('draft-item')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByText('Pinned plan').closest('button'));
+    expect(tabStops()).toEqual(['Pinned plan']);
+  });
+
+  it('search results are one Tab stop too: arrows, Home and End move, Enter opens', async () => {
+    stubScrollIntoView();
+    const onOpenResult = vi.fn();
+    renderList(null, null, () => {}, onOpenResult);
+    await screen.findByText('Pinned plan');
+    const hit = (n: number, message: string | null) => ({
+      conversation_id: conv(n, NOW).conversation_id,
+      title: `Found ${n}`,
+      source: 'openai_web',
+      model: 'gpt_4',
+      message_id: message,
+      role: message ? 'user' : null,
+      snippet: `Found ${n}`,
+      highlights: [[0, 5]],
+      time: NOW.toISOString(),
+    });
+    listed = [hit(1, null), hit(1, 'm1'), hit(2, 'm2')] as unknown as ConversationRead[];
+    fireEvent.change(screen.getByTestId('conversation-search'), { target: { value: 'found' } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('search-result')).toHaveLength(3), { timeout: 3000 });
+    const results = () => screen.getAllByTestId('search-result');
+    const tabStops = () =>
+      Array.from(screen.getByTestId('search-results').querySelectorAll('[tabindex="0"]')).map(
+        (el) => el.getAttribute('data-message-id') ?? 'title',
+      );
+    expect(tabStops()).toEqual(['title']);
+    const hint = document.getElementById(results()[0]!.getAttribute('aria-describedby')!);
+    expect(hint?.textContent).toBe(
+      'Up and down arrows: move between results; Home, End: first, last; Enter: open',
+    );
+    expect(results()[0]!.getAttribute('aria-keyshortcuts')).toBe('ArrowUp ArrowDown Home End');
+
+    results()[0]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(results()[1]);
+    expect(tabStops()).toEqual(['m1']);
+    fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    expect(document.activeElement).toBe(results()[2]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(results()[2]);
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    expect(document.activeElement).toBe(results()[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(results()[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    fireEvent.click(document.activeElement!);
+    expect(onOpenResult).toHaveBeenCalledWith(conv(1, NOW).conversation_id, 'm1');
+
+    await act(() => i18n.changeLanguage('zh-CN'));
+    expect(hint?.textContent).toBe('上下方向键：在结果间移动；Home、End：第一个、最后一个；Enter：打开');
   });
 
   it('pins from the row’s menu and loads the list again', async () => {

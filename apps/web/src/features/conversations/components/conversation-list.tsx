@@ -16,7 +16,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { FocusEvent, KeyboardEvent } from 'react';
+import type { MouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { MODEL_DISPLAY } from '@cc/contracts';
 import type { ConversationRead } from '@cc/contracts';
@@ -33,6 +34,12 @@ import {
 import { ModelAvatar, modelDisplay } from '../../../components/model-display';
 import { focusAfterRemoval, fromMenu, openMenuButton, returnFocusTo } from '../../../lib/focus';
 import { useLatest } from '../../../lib/use-latest';
+import {
+  ROVING_ACTION_PROPS,
+  ROVING_ITEM_PROPS,
+  rovingRowProps,
+  useRovingList,
+} from '../../../lib/use-roving-list';
 import { useConversations } from '../api/get-conversations';
 import { useDeleteConversation } from '../api/delete-conversation';
 import { usePinConversation } from '../api/pin-conversation';
@@ -55,6 +62,8 @@ interface Props {
   disabled: boolean;
   /** The unsent new conversation, shown first. */
   draftTitle?: string | null;
+  /** The draft's row was chosen (it is the open page already: on a phone, the list's drawer closes). */
+  onOpenDraft?: () => void;
   onDiscardDraft?: () => void;
 }
 
@@ -145,7 +154,7 @@ function ItemMenu({
           onClick={(e) => e.stopPropagation()}
           disabled={disabled}
           // Reached from its row (ArrowRight, Shift+F10), not by Tab: the list is a single Tab stop.
-          tabIndex={-1}
+          {...ROVING_ACTION_PROPS}
           data-testid="conversation-menu"
         >
           <DotsIcon size={16} />
@@ -183,6 +192,8 @@ function ItemMenu({
   );
 }
 
+/** The draft's row id among the conversations' (theirs are UUIDs). */
+const DRAFT_ROW = 'draft';
 /** Wait after the last keystroke before searching. */
 const SEARCH_DEBOUNCE_MS = 250;
 /** How often the date sections are worked out again (a list left open past midnight moves on by itself). */
@@ -225,64 +236,6 @@ interface ItemProps {
   onDeleted: (conversationId: string) => void;
 }
 
-/** The keys a row answers to (announced with the row; the hint below says what they do). */
-const ROW_SHORTCUTS = 'ArrowUp ArrowDown Home End ArrowRight Shift+F10 ContextMenu';
-const ROW_SELECTOR = '.cc-conv-button[data-conversation-id]';
-
-/** The row's title button and its ⋮ button, for an element inside the row. */
-function rowParts(el: Element): { row: HTMLElement | null; menu: HTMLElement | null } {
-  const item = el.closest('.cc-conv-item');
-  return {
-    row: item?.querySelector<HTMLElement>(ROW_SELECTOR) ?? null,
-    menu: item?.querySelector<HTMLElement>('[data-testid="conversation-menu"]') ?? null,
-  };
-}
-
-/**
- * Keyboard of the list (WAI-ARIA roving tabindex): ArrowUp / ArrowDown / Home / End move between the rows' titles,
- * Enter opens (the button's click); ArrowRight goes to the row's ⋮ button and ArrowLeft back; Shift+F10 or the
- * ContextMenu key opens the row's menu. Past the last loaded row, ArrowDown loads the next page.
- */
-function handleListKeyDown(e: KeyboardEvent<HTMLElement>, loadMore: () => void): void {
-  const target = e.target as HTMLElement;
-  if (e.altKey || e.ctrlKey || e.metaKey) return;
-  const { row, menu } = rowParts(target);
-  if (!row || (target !== row && target !== menu)) return;
-  const rows = Array.from(e.currentTarget.querySelectorAll<HTMLElement>(ROW_SELECTOR));
-  const at = rows.indexOf(row);
-  const moveTo = (next: HTMLElement | undefined) => {
-    e.preventDefault();
-    if (!next) return;
-    next.focus();
-    next.scrollIntoView({ block: 'nearest' });
-  };
-  const menuKey = e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey);
-  if (e.shiftKey && !menuKey) return;
-  switch (e.key) {
-    case 'ArrowDown':
-      if (at === rows.length - 1) loadMore();
-      return moveTo(rows[at + 1] ?? (target === menu ? row : undefined));
-    case 'ArrowUp':
-      return moveTo(rows[at - 1] ?? (target === menu ? row : undefined));
-    case 'Home':
-      return moveTo(rows[0]);
-    case 'End':
-      return moveTo(rows[rows.length - 1]);
-    case 'ArrowRight':
-      if (target === row && menu) moveTo(menu);
-      return;
-    case 'ArrowLeft':
-      if (target === menu) moveTo(row);
-      return;
-    default:
-      if (menuKey && menu) {
-        e.preventDefault();
-        menu.focus();
-        menu.click();
-      }
-  }
-}
-
 /** One row: model icon and title (opens it), and its menu. Memoised: a page loaded below leaves it alone. */
 const ConversationItem = memo(function ConversationItem({
   conversation: c,
@@ -295,14 +248,12 @@ const ConversationItem = memo(function ConversationItem({
 }: ItemProps) {
   const { t } = useTranslation();
   return (
-    <li className="cc-conv-item" data-active={active || undefined}>
+    <li className="cc-conv-item" data-active={active || undefined} {...ROVING_ITEM_PROPS}>
       <UnstyledButton
         className="cc-conv-button"
         onClick={() => onSelect(c.conversation_id)}
         disabled={disabled}
-        tabIndex={tabStop ? 0 : -1}
-        aria-keyshortcuts={ROW_SHORTCUTS}
-        aria-describedby={hintId}
+        {...rovingRowProps(c.conversation_id, tabStop, hintId, 'menu')}
         aria-current={active ? 'page' : undefined}
         data-conversation-id={c.conversation_id}
         data-pinned={c.pinned_at !== null || undefined}
@@ -330,6 +281,7 @@ export function ConversationList({
   onDeleted,
   disabled,
   draftTitle,
+  onOpenDraft,
   onDiscardDraft,
 }: Props) {
   const { t, i18n } = useTranslation();
@@ -343,21 +295,6 @@ export function ConversationList({
   const now = useNow(REGROUP_MS);
   const groups = useMemo(() => groupConversations(conversations, now), [conversations, now]);
   const idPrefix = useId();
-  const hintId = `${idPrefix}-keys`;
-
-  // The list's single Tab stop: the row last focused while it is listed, else the open one, else the first.
-  const [focusedId, setFocusedId] = useState<string | null>(null);
-  const tabStopId = useMemo(() => {
-    const listed = (id: string | null) => id !== null && conversations.some((c) => c.conversation_id === id);
-    if (listed(focusedId)) return focusedId;
-    if (listed(selectedId)) return selectedId;
-    return groups[0]?.items[0]?.conversation_id ?? null;
-  }, [conversations, groups, focusedId, selectedId]);
-  const handleFocus = useCallback((e: FocusEvent<HTMLElement>) => {
-    const { row } = rowParts(e.target);
-    const id = row?.dataset.conversationId;
-    if (id) setFocusedId(id);
-  }, []);
 
   // Stable callbacks for the memoised rows, whatever the page passes.
   const onSelectRef = useLatest(onSelect);
@@ -370,6 +307,23 @@ export function ConversationList({
   const loadMore = useLatest(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   });
+  // The list is one Tab stop: the draft's row and the conversations' (the draft, when there is one, is the open page).
+  const rowIds = useMemo(
+    () => [...(hasDraft ? [DRAFT_ROW] : []), ...groups.flatMap((g) => g.items.map((c) => c.conversation_id))],
+    [hasDraft, groups],
+  );
+  const roving = useRovingList({
+    ids: rowIds,
+    currentId: hasDraft ? DRAFT_ROW : selectedId,
+    onPastEnd: () => loadMore.current(),
+  });
+  const { tabStopId, hintId } = roving;
+  // Discarded from its ✕ (by keyboard, the focus was there): the focus goes to the list's first row, not the page.
+  const handleDiscard = (e: MouseEvent<HTMLElement>) => {
+    const list = e.currentTarget.closest('nav');
+    flushSync(() => onDiscardDraft?.());
+    list?.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
+  };
   // Load the next page once the end of the list is near the viewport; observed again after each page, so a page
   // that does not fill the viewport is followed by the next.
   const loaded = conversations.length;
@@ -410,30 +364,46 @@ export function ConversationList({
       <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars viewportRef={viewportRef}>
         {searching ? (
           <section aria-label={t('conversations.searchResults')}>
-            <ul className="cc-conv-items" data-testid="search-results">
-              {debounced ? (
-                <SearchResults query={debounced} onOpen={onOpenResult} disabled={disabled} />
-              ) : null}
-            </ul>
+            {debounced ? <SearchResults query={debounced} onOpen={onOpenResult} disabled={disabled} /> : null}
           </section>
         ) : (
           <nav
             aria-label={t('conversations.listLabel')}
             data-testid="conversation-list"
-            onKeyDown={(e) => handleListKeyDown(e, loadMore.current)}
-            onFocus={handleFocus}
+            {...roving.listProps}
           >
             <VisuallyHidden id={hintId}>{t('conversations.keyboardHint')}</VisuallyHidden>
             <ul className="cc-conv-items">
               {hasDraft && (
-                <li className="cc-conv-item" data-active="true" data-testid="draft-item">
-                  <div className="cc-conv-button">
-                    <Text size="sm" truncate fs="italic" dir="auto">
+                <li
+                  className="cc-conv-item"
+                  data-active="true"
+                  data-testid="draft-item"
+                  {...ROVING_ITEM_PROPS}
+                >
+                  <UnstyledButton
+                    className="cc-conv-button"
+                    onClick={onOpenDraft}
+                    disabled={disabled}
+                    aria-current="page"
+                    {...rovingRowProps(
+                      DRAFT_ROW,
+                      tabStopId === DRAFT_ROW,
+                      hintId,
+                      onDiscardDraft && !disabled ? 'button' : 'none',
+                    )}
+                  >
+                    <Text size="sm" truncate fs="italic" component="span" dir="auto">
                       {draftTitle || t('chat.newConversation')}
                     </Text>
-                  </div>
+                  </UnstyledButton>
                   {onDiscardDraft && !disabled && (
-                    <CloseButton size="sm" onClick={onDiscardDraft} aria-label={t('chat.discardDraft')} />
+                    <CloseButton
+                      size="sm"
+                      onClick={handleDiscard}
+                      aria-label={t('chat.discardDraft')}
+                      {...ROVING_ACTION_PROPS}
+                    />
                   )}
                 </li>
               )}
@@ -499,12 +469,15 @@ export function ConversationList({
             })}
             {hasNextPage && (
               <div ref={endRef} className="cc-conv-more">
+                {/* For the mouse. Not a Tab stop of its own: the next page loads when the end of the list scrolls
+                    into view, and ArrowDown on the last row loads it. */}
                 <Button
                   variant="subtle"
                   size="xs"
                   fullWidth
                   onClick={() => loadMore.current()}
                   loading={isFetchingNextPage}
+                  tabIndex={-1}
                   data-testid="load-more-conversations"
                 >
                   {t('conversations.loadMore')}
