@@ -58,4 +58,15 @@ describe('the API source streaming an answer', () => {
     expect(cut.texts).toEqual(['a']);
     expect(cut.failure).toBeInstanceOf(Error);
   });
+
+  it('an answer ended by [DONE] without a finish reason is stored as finished (stop), not as cut off', async () => {
+    const { events, failure } = await readAsk(
+      openaiApiAdapter,
+      await upstream([delta('a'), 'data: [DONE]\n\n']),
+    );
+    expect(failure).toBeUndefined();
+    const last = events.flatMap((e) => (e.type === 'message' ? [e] : [])).at(-1);
+    expect(last?.message.metadata).toMatchObject({ finish_reason: 'stop' });
+    expect(last?.appended).toBe('');
+  });
 });

@@ -178,6 +178,12 @@ export const openaiApiAdapter: SourceAdapter = {
       // complete. A stream that closes with neither was cut off.
       if (!(e instanceof UpstreamEndedWithoutDone && finished())) throw e;
     }
+    // A provider that ends with [DONE] but never gives a finish reason completed its answer all the same: stored
+    // without one, the answer would read as cut off.
+    if (!finished()) {
+      message.metadata = { ...message.metadata, finish_reason: 'stop' };
+      yield { type: 'message', message: { ...message, metadata: { ...message.metadata } }, appended: '' };
+    }
     // A provider that ignores stream_options reports nothing: count what was sent and received.
     const sent = [...context.map((m) => m.content), input.text];
     yield { type: 'usage', usage: usage ?? estimateUsage(input.modelCode, sent, messageText(message)) };
