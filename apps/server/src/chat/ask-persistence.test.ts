@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskResponse } from '@cc/contracts';
-import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../presenters/user.presenter';
 import { apiAsk, ask, openAsk, until } from '../test/chat-client';
+import { apiAsksLeft, askLogsOf, chatUser } from '../test/chat-users';
 import { ADMIN, createTestApp, sqlRecorder } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
@@ -35,16 +34,6 @@ afterAll(async () => {
   await t.close();
 });
 
-async function user(patch?: (s: ReturnType<typeof joinSettings>) => void) {
-  const u = await t.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_api.total_ask_count = 5;
-  patch?.(s);
-  await updateUserSettings(t.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
-}
-
 const assistantText = (frames: AskResponse[]) => {
   const last = frames.filter((f) => f.type === 'message' && f.message?.role === 'assistant').pop();
   return last?.type === 'message' && last.message ? messageText(last.message) : '';
@@ -71,10 +60,7 @@ async function untilStalled(live: ReturnType<typeof openAsk>): Promise<string> {
 describe('what an ask leaves behind', () => {
   it('an answer without any content is an upstream error: refunded, logged uncharged, no conversation', async () => {
     const { port } = emptyUpstream.address() as AddressInfo;
-    const u = await user((s) => {
-      s.openai_api.allow_custom_openai_api = true;
-      s.openai_api.custom_openai_api_settings = { url: `http://127.0.0.1:${port}/v1/`, key: 'sk-test' };
-    });
+    const u = await chatUser(t, { asks: 5, ownApi: `http://127.0.0.1:${port}/v1/` });
     const res = await ask(url, apiAsk('hello'), { cookie: u.cookie });
     // Nothing was kept: the error names no conversation to open.
     expect(res.frames.pop()).toMatchObject({
@@ -83,51 +69,36 @@ describe('what an ask leaves behind', () => {
       conversation_id: null,
     });
     expect(res.code).not.toBe(1000);
-    const loaded = await getUser(t.ctx, u.id);
-    const after = joinSettings(loaded.setting, loaded.counters);
-    expect(after.openai_api.total_ask_count).toBe(5);
+    expect(await apiAsksLeft(t, u.id)).toBe(5);
     const db = t.ctx.dbHandle.db;
     expect(
       await db.selectFrom('conversations').select('conversation_id').where('user_id', '=', u.id).execute(),
     ).toEqual([]);
-    const logs = await db
-      .selectFrom('ask_logs')
-      .select(['outcome', 'charged'])
-      .where('user_id', '=', u.id)
-      .execute();
-    expect(logs).toEqual([{ outcome: 'error', charged: 0 }]);
+    expect(await askLogsOf(t, u.id)).toEqual([{ outcome: 'error', charged: 0 }]);
   });
 
   it('an answer the upstream breaks off keeps what arrived and is refunded; one its user stops is charged', async () => {
-    const db = t.ctx.dbHandle.db;
-    const asksLeft = async (id: number) => {
-      const loaded = await getUser(t.ctx, id);
-      return joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count;
-    };
-    const logsOf = (id: number) =>
-      db.selectFrom('ask_logs').select(['outcome', 'charged']).where('user_id', '=', id).execute();
-
     t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE });
-    const broken = await user();
+    const broken = await chatUser(t, { asks: 5 });
     const res = await ask(url, apiAsk('#fault:disconnect=4 #long 200'), { cookie: broken.cookie });
     expect(assistantText(res.frames).length).toBeGreaterThan(0);
     expect(res.frames.pop()).toMatchObject({ type: 'error' });
-    await until(async () => (await logsOf(broken.id)).length === 1);
-    expect(await logsOf(broken.id)).toEqual([{ outcome: 'error', charged: 0 }]);
-    expect(await asksLeft(broken.id)).toBe(5);
+    await until(async () => (await askLogsOf(t, broken.id)).length === 1);
+    expect(await askLogsOf(t, broken.id)).toEqual([{ outcome: 'error', charged: 0 }]);
+    expect(await apiAsksLeft(t, broken.id)).toBe(5);
 
-    const stopped = await user();
+    const stopped = await chatUser(t, { asks: 5 });
     const live = stalledAsk(stopped.cookie);
     await untilStalled(live);
     live.close();
     await live.closed;
-    await until(async () => (await logsOf(stopped.id)).length === 1);
-    expect(await logsOf(stopped.id)).toEqual([{ outcome: 'canceled', charged: 1 }]);
-    expect(await asksLeft(stopped.id)).toBe(4);
+    await until(async () => (await askLogsOf(t, stopped.id)).length === 1);
+    expect(await askLogsOf(t, stopped.id)).toEqual([{ outcome: 'canceled', charged: 1 }]);
+    expect(await apiAsksLeft(t, stopped.id)).toBe(4);
   });
 
   it('while the upstream pauses mid-answer, what arrived reaches the database within about a second', async () => {
-    const u = await user();
+    const u = await chatUser(t, { asks: 5 });
     const live = stalledAsk(u.cookie);
     try {
       const id = await untilStalled(live);
@@ -156,7 +127,7 @@ describe('what an ask leaves behind', () => {
   });
 
   it('a conversation destroyed while its answer streams: the answer ends, and its writes are not tried again for ever', async () => {
-    const u = await user();
+    const u = await chatUser(t, { asks: 5 });
     const admin = await t.login(ADMIN.username, ADMIN.password);
     const errors = vi.spyOn(t.ctx.log, 'error');
     t.ctx.demo!.emulator.setKnobs({ chunkSize: CHUNK_SIZE, tokensPerSecond: 40 });
@@ -191,7 +162,7 @@ describe('what an ask leaves behind', () => {
   });
 
   it('an answer still arriving is stored as streaming, outside the search index; stopping it finishes it', async () => {
-    const u = await user();
+    const u = await chatUser(t, { asks: 5 });
     const live = stalledAsk(u.cookie);
     const db = t.ctx.dbHandle.db;
     let id = '';
@@ -244,7 +215,7 @@ describe('how an ask writes', () => {
   it.skipIf(!!process.env.CC_TEST_DATABASE_URL)(
     'when the settling transaction fails, each part is written on its own: charged once, nothing left in flight',
     async () => {
-      const u = await user();
+      const u = await chatUser(t, { asks: 5 });
       const db = t.ctx.dbHandle.db;
       // The ask log refuses rows (the settling transaction then fails as a whole).
       await sql`create trigger refuse_ask_logs before insert on ask_logs begin select raise(abort, 'refused'); end`.execute(
@@ -256,8 +227,7 @@ describe('how an ask writes', () => {
       } finally {
         await sql`drop trigger refuse_ask_logs`.execute(db);
       }
-      const loaded = await getUser(t.ctx, u.id);
-      expect(joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count).toBe(4);
+      expect(await apiAsksLeft(t, u.id)).toBe(4);
       expect(
         await db.selectFrom('running_asks').select('ask_id').where('user_id', '=', u.id).execute(),
       ).toEqual([]);

@@ -4,11 +4,11 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { ApiChatMessage, AskResponse, ConversationHistory } from '@cc/contracts';
-import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../presenters/user.presenter';
+import { getUser } from '../services/user.service';
 import type { SourceAdapter } from '../sources/types';
 import { userMessageBase } from '../sources/user-message';
 import { apiAsk, apiFollowUp, ask, connect, until } from '../test/chat-client';
+import { apiAsksLeft, askLogsOf, chatUser } from '../test/chat-users';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -32,20 +32,6 @@ afterAll(async () => {
   await t.close();
   await upstream.close();
 });
-
-async function user(app: TestApp = t, custom = false) {
-  const u = await app.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_web.rate_limits = [];
-  s.openai_api.total_ask_count = 10;
-  if (custom) {
-    s.openai_api.allow_custom_openai_api = true;
-    s.openai_api.custom_openai_api_settings = { url: upstreamUrl, key: 'sk-test' };
-  }
-  await updateUserSettings(app.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await app.login(u.row.username, u.password) };
-}
 
 async function history(app: TestApp, cookie: string, id: string): Promise<ConversationHistory> {
   const res = await app.app.inject({ url: `/api/conv/${id}`, headers: { cookie } });
@@ -98,7 +84,7 @@ describe('a source is one adapter', () => {
     try {
       own.ctx.adapters.register(reverseAdapter);
       const ownUrl = await own.app.listen({ host: '127.0.0.1', port: 0 });
-      const u = await user(own);
+      const u = await chatUser(own, { webUnlimited: true });
       const r = await ask(ownUrl, apiAsk('stressed'), { cookie: u.cookie });
       expect([r.code, r.reason]).toEqual([1000, 'tips.finished']);
       expect(r.frames.some((f) => f.type === 'message' && f.title === 'Reversed: stressed')).toBe(true);
@@ -111,14 +97,8 @@ describe('a source is one adapter', () => {
         ]),
       );
       expect(h.title).toBe('Reversed: stressed');
-      const loaded = await getUser(own.ctx, u.id);
-      expect(joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count).toBe(9);
-      const logs = await own.ctx.dbHandle.db
-        .selectFrom('ask_logs')
-        .select(['outcome', 'charged'])
-        .where('user_id', '=', u.id)
-        .execute();
-      expect(logs).toEqual([{ outcome: 'success', charged: 1 }]);
+      expect(await apiAsksLeft(own, u.id)).toBe(9);
+      expect(await askLogsOf(own, u.id)).toEqual([{ outcome: 'success', charged: 1 }]);
       expect(emulator.requests.filter((x) => x.path === '/v1/chat/completions')).toEqual([]);
     } finally {
       await own.close();
@@ -135,7 +115,7 @@ describe('OpenAI-compatible streams', () => {
   } as const;
 
   it('a finish reason followed by a close without [DONE] is a complete answer', async () => {
-    const u = await user(t, true);
+    const u = await chatUser(t, { webUnlimited: true, ownApi: upstreamUrl });
     const pending = ask(url, { ...question, text_content: 'hi' }, { cookie: u.cookie });
     const stream = await upstream.next();
     stream.send('complete answer');
@@ -157,7 +137,7 @@ describe('OpenAI-compatible streams', () => {
     async () => {
       const n = 20;
       const users = [];
-      for (let i = 0; i < n; i++) users.push(await user(t, true));
+      for (let i = 0; i < n; i++) users.push(await chatUser(t, { webUnlimited: true, ownApi: upstreamUrl }));
       const sockets = users.map(
         (u) => new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie: u.cookie } }),
       );
@@ -182,7 +162,7 @@ describe('OpenAI-compatible streams', () => {
   );
 
   it('a close with neither a finish reason nor [DONE] is a cut-off answer', async () => {
-    const u = await user(t, true);
+    const u = await chatUser(t, { webUnlimited: true, ownApi: upstreamUrl });
     const pending = ask(url, { ...question, text_content: 'hi' }, { cookie: u.cookie });
     const stream = await upstream.next();
     stream.send('half an ans');
@@ -197,7 +177,7 @@ describe('openai_web', () => {
   const plugins = ['plugin-0a1b2c3d-0001-4e5f-8a9b-000000000001'];
 
   it('a GPT-4 (Plugins) conversation takes follow-ups, which use its plugins', async () => {
-    const u = await user();
+    const u = await chatUser(t, { webUnlimited: true });
     const first = await ask(
       url,
       {
@@ -235,7 +215,7 @@ describe('openai_web', () => {
   });
 
   it('plugins on a model without plugins are refused before anything is charged', async () => {
-    const u = await user();
+    const u = await chatUser(t, { webUnlimited: true });
     const r = await ask(
       url,
       {
@@ -252,7 +232,7 @@ describe('openai_web', () => {
   });
 
   it('an answer stopped before any content still records the conversation the upstream created', async () => {
-    const u = await user();
+    const u = await chatUser(t, { webUnlimited: true });
     emulator.setKnobs({ firstTokenLatencyMs: 30_000 });
     try {
       const c = connect(
@@ -284,7 +264,7 @@ describe('regenerate, edit and branches', () => {
       .map((m: Msg) => messageText(m));
 
   it('openai_api: regenerate answers the same question again beside the old answer; edit asks beside the question', async () => {
-    const u = await user();
+    const u = await chatUser(t, { webUnlimited: true });
     const first = await ask(
       url,
       {
@@ -361,7 +341,7 @@ describe('regenerate, edit and branches', () => {
   });
 
   it("openai_web: regenerate uses the backend's variant action and keeps both answers; the branch choice is kept upstream", async () => {
-    const u = await user();
+    const u = await chatUser(t, { webUnlimited: true });
     const first = await ask(
       url,
       { source: 'openai_web', model: 'gpt_3_5', new_conversation: true, text_content: 'hello web' },
@@ -407,8 +387,8 @@ describe('regenerate, edit and branches', () => {
   });
 
   // One user for the next tests (logins from one address are rate-limited).
-  let shared: ReturnType<typeof user> | undefined;
-  const asker = () => (shared ??= user());
+  let shared: ReturnType<typeof chatUser> | undefined;
+  const asker = () => (shared ??= chatUser(t, { webUnlimited: true }));
 
   it('a regenerate answers the stored question, whatever text comes with it', async () => {
     const u = await asker();
@@ -555,7 +535,7 @@ describe('regenerate, edit and branches', () => {
   });
 
   it('a regenerate names a question of the conversation', async () => {
-    const u = await user();
+    const u = await chatUser(t, { webUnlimited: true });
     const first = await ask(
       url,
       { source: 'openai_api', model: 'gpt_3_5', new_conversation: true, new_title: 'Q', text_content: 'q' },

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AskRequestInput, AskResponse } from '@cc/contracts';
-import { getUser, updateUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../presenters/user.presenter';
-import { connect, replay, until } from '../test/chat-client';
+import { getUser, updateUser } from '../services/user.service';
+import { answerText, connect, until } from '../test/chat-client';
+import { apiAsksLeft, askLogsOf, chatUser } from '../test/chat-users';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
 import { MAX_SOCKETS_PER_USER } from './socket';
@@ -28,17 +28,6 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function user(app: TestApp = t) {
-  const u = await app.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_api.total_ask_count = 10;
-  s.openai_api.allow_custom_openai_api = true;
-  s.openai_api.custom_openai_api_settings = { url: upstreamUrl, key: 'sk-test' };
-  await updateUserSettings(app.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await app.login(u.row.username, u.password) };
-}
-
 const question = (askId: string, text = 'hello'): AskRequestInput => ({
   source: 'openai_api',
   model: 'gpt_3_5',
@@ -49,20 +38,13 @@ const question = (askId: string, text = 'hello'): AskRequestInput => ({
   ask_id: askId,
 });
 
-const answerText = (frames: AskResponse[]) => {
-  const texts = replay(frames);
-  const assistant = frames.find((f) => f.type === 'message' && f.message?.role === 'assistant') as
-    Extract<AskResponse, { type: 'message' }> | undefined;
-  return assistant?.message ? texts.get(assistant.message.id) : undefined;
-};
-
 /** Polls the frames received so far (read anew each time) for the answer text to end with `text`. */
 const sawText = (frames: () => AskResponse[], text: string) => () =>
   (answerText(frames()) ?? '').endsWith(text);
 
 describe('answers survive a reconnect', () => {
   it('a dropped socket resumes from its last frame: nothing lost, nothing twice', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const askId = randomUUID();
     const first = connect(url, question(askId), u.cookie);
     const stream = await upstream.next();
@@ -95,7 +77,7 @@ describe('answers survive a reconnect', () => {
   });
 
   it('after a reload (no ask id known) the current answer replays from its start and goes on live', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const first = connect(url, question(randomUUID(), 'reload me'), u.cookie);
     const stream = await upstream.next();
     stream.send('alpha ');
@@ -113,7 +95,7 @@ describe('answers survive a reconnect', () => {
   });
 
   it('stop works from another tab, and the partial answer is kept and charged', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const asking = connect(url, question(randomUUID()), u.cookie);
     const stream = await upstream.next();
     stream.send('partial');
@@ -123,18 +105,12 @@ describe('answers survive a reconnect', () => {
     expect(await asking.closed).toEqual({ code: 1000, reason: 'tips.stopped' });
     expect((await other.closed).code).toBe(1000);
     await until(async () => (await t.ctx.coordination.chatStatus.get(u.id)) === null);
-    const log = await t.ctx.dbHandle.db
-      .selectFrom('ask_logs')
-      .select(['outcome', 'charged'])
-      .where('user_id', '=', u.id)
-      .executeTakeFirstOrThrow();
-    expect(log).toEqual({ outcome: 'canceled', charged: 1 });
-    const loaded = await getUser(t.ctx, u.id);
-    expect(joinSettings(loaded.setting, loaded.counters).openai_api.total_ask_count).toBe(9);
+    expect(await askLogsOf(t, u.id)).toEqual([{ outcome: 'canceled', charged: 1 }]);
+    expect(await apiAsksLeft(t, u.id)).toBe(9);
   });
 
   it('a finished answer is replayed by its id only, never to a page that resumes "the current answer"', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const askId = randomUUID();
     const asking = connect(url, question(askId), u.cookie);
     const stream = await upstream.next();
@@ -150,7 +126,7 @@ describe('answers survive a reconnect', () => {
   });
 
   it('a second ask refused while one runs leaves the running answer resumable', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const askId = randomUUID();
     const first = connect(url, question(askId), u.cookie);
     const stream = await upstream.next();
@@ -166,7 +142,7 @@ describe('answers survive a reconnect', () => {
   });
 
   it('one user holds at most MAX_SOCKETS_PER_USER chat sockets, refused with a clear reason', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const idle = await Promise.all(
       Array.from({ length: MAX_SOCKETS_PER_USER }, async () => {
         const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/chat`, { headers: { cookie: u.cookie } });
@@ -187,13 +163,13 @@ describe('answers survive a reconnect', () => {
   });
 
   it('a resume of an unknown answer is told so', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const none = connect(url, { type: 'resume', ask_id: randomUUID(), after: 0 }, u.cookie);
     expect(await none.closed).toEqual({ code: 4404, reason: 'errors.answerNotFound' });
   });
 
   it('deactivating a user closes their socket and stops the running answer', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const asking = connect(url, question(randomUUID()), u.cookie);
     const stream = await upstream.next();
     stream.send('before');
@@ -204,7 +180,7 @@ describe('answers survive a reconnect', () => {
   });
 
   it('asking counts as activity (last_active_time)', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     await t.ctx.dbHandle.db
       .updateTable('users')
       .set({ last_active_time: null })
@@ -238,7 +214,7 @@ describe.runIf(!!process.env.CC_TEST_REDIS_URL)('answers survive a reconnect to 
   afterAll(() => b.close());
 
   it('resumes through the other instance and stops from there', async () => {
-    const u = await user();
+    const u = await chatUser(t, { ownApi: upstreamUrl });
     const askId = randomUUID();
     const onA = connect(url, question(askId), u.cookie);
     const stream = await upstream.next();

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AskRequestInput, AskResponse } from '@cc/contracts';
-import { joinSettings } from '../presenters/user.presenter';
-import { askLogRepository } from '../repositories/ask-log.repository';
-import { getUser, updateUserSettings } from '../services/user.service';
-import { connect, replay, until, within } from '../test/chat-client';
+import type { AskRequestInput } from '@cc/contracts';
+import { answerText, connect, until, within } from '../test/chat-client';
+import { apiAsksLeft, askLogsOf, chatUser } from '../test/chat-users';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { LEASE_RENEW_MS } from '../coordination/leases';
 import { createTestApp } from '../test/harness';
@@ -30,20 +28,6 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function user(app = t) {
-  const u = await app.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_api.total_ask_count = 10;
-  await updateUserSettings(app.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await app.login(u.row.username, u.password) };
-}
-
-async function remaining(userId: number, app = t): Promise<number> {
-  const u = await getUser(app.ctx, userId);
-  return joinSettings(u.setting, u.counters).openai_api.total_ask_count;
-}
-
 const question = (text: string): AskRequestInput => ({
   source: 'openai_api',
   model: 'gpt_3_5',
@@ -53,21 +37,10 @@ const question = (text: string): AskRequestInput => ({
   stream_mode: 'delta',
 });
 
-const answerText = (frames: AskResponse[]) => {
-  const assistant = frames.find((f) => f.type === 'message' && f.message?.role === 'assistant') as
-    Extract<AskResponse, { type: 'message' }> | undefined;
-  return assistant?.message ? replay(frames).get(assistant.message.id) : undefined;
-};
-
-async function logsOf(userId: number, app = t) {
-  const rows = await askLogRepository(app.ctx.dbHandle.db).listRecent({ limit: 100 });
-  return rows.filter((r) => r.user_id === userId).map((r) => ({ outcome: r.outcome, charged: r.charged }));
-}
-
 describe('an instance that stops', () => {
   it('a crashed instance: its charged asks are settled as interrupted and refunded, answered or not', async () => {
-    const answered = await user();
-    const unanswered = await user();
+    const answered = await chatUser(t);
+    const unanswered = await chatUser(t);
     // Another instance ran these asks and died: its records stop being renewed.
     const dead = new RunningAsks(t.ctx, 'dead-instance');
     try {
@@ -94,7 +67,7 @@ describe('an instance that stops', () => {
         .executeTakeFirstOrThrow();
       expect(record.rate_event_id).toBeNull();
       await until(async () => (await settleInterrupted(t.ctx, Date.now())) === 0);
-      expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([9, 9]);
+      expect([await apiAsksLeft(t, answered.id), await apiAsksLeft(t, unanswered.id)]).toEqual([9, 9]);
 
       // Once the heartbeat is old enough, another instance settles them, each exactly once.
       const later = Date.now() + INTERRUPTED_AFTER_MS + 1_000;
@@ -104,17 +77,17 @@ describe('an instance that stops', () => {
       ]);
       expect(first + second).toBe(2);
       // A cut-off answer is not its user's to pay for.
-      expect(await logsOf(answered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
-      expect(await logsOf(unanswered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
-      expect([await remaining(answered.id), await remaining(unanswered.id)]).toEqual([10, 10]);
+      expect(await askLogsOf(t, answered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
+      expect(await askLogsOf(t, unanswered.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
+      expect([await apiAsksLeft(t, answered.id), await apiAsksLeft(t, unanswered.id)]).toEqual([10, 10]);
     } finally {
       dead.close();
     }
   });
 
   it('an ask whose record could not be removed is no longer renewed: the sweep settles it once, while others run on', async () => {
-    const ended = await user();
-    const running = await user();
+    const ended = await chatUser(t);
+    const running = await chatUser(t);
     // Its heartbeat runs when the test says (only intervals are faked).
     vi.useFakeTimers({ toFake: ['setInterval'] });
     const live = new RunningAsks(t.ctx, 'busy-instance');
@@ -158,7 +131,7 @@ describe('an instance that stops', () => {
       // The sweep settles the one left behind (refunded), and only it.
       expect(await settleInterrupted(t.ctx, Date.now())).toBe(1);
       expect(Object.keys(await heartbeats())).toEqual(['ask-running']);
-      expect([await remaining(ended.id), await remaining(running.id)]).toEqual([10, 9]);
+      expect([await apiAsksLeft(t, ended.id), await apiAsksLeft(t, running.id)]).toEqual([10, 9]);
     } finally {
       live.close();
       vi.useRealTimers();
@@ -167,9 +140,9 @@ describe('an instance that stops', () => {
   });
 
   it('SIGTERM: no new asks (1012), a running answer finishes, one past the limit is kept as cut off and refunded', async () => {
-    const finishing = await user();
-    const cut = await user();
-    const newcomer = await user();
+    const finishing = await chatUser(t);
+    const cut = await chatUser(t);
+    const newcomer = await chatUser(t);
     const first = connect(url, question('finishes'), finishing.cookie);
     const s1 = await upstream.next();
     const second = connect(url, question('cut off'), cut.cookie);
@@ -192,13 +165,13 @@ describe('an instance that stops', () => {
     expect(t.ctx.lifecycle.running).toBe(0);
     await s2.aborted;
     // Kept and refunded, its user free to ask again (elsewhere), nothing left in flight.
-    expect(await logsOf(cut.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
-    expect(await remaining(cut.id)).toBe(10);
-    expect(await logsOf(finishing.id)).toEqual([{ outcome: 'success', charged: 1 }]);
-    expect(await remaining(finishing.id)).toBe(9);
+    expect(await askLogsOf(t, cut.id)).toEqual([{ outcome: 'interrupted', charged: 0 }]);
+    expect(await apiAsksLeft(t, cut.id)).toBe(10);
+    expect(await askLogsOf(t, finishing.id)).toEqual([{ outcome: 'success', charged: 1 }]);
+    expect(await apiAsksLeft(t, finishing.id)).toBe(9);
     expect(await t.ctx.coordination.chatStatus.get(cut.id)).toBeNull();
     expect(t.ctx.running.size).toBe(0);
-    expect(await remaining(newcomer.id)).toBe(10);
+    expect(await apiAsksLeft(t, newcomer.id)).toBe(10);
   });
 
   it('SIGTERM: a queued ask leaves at once (1012), nothing charged or left; the running one finishes', async () => {
@@ -208,8 +181,8 @@ describe('an instance that stops', () => {
     });
     try {
       const dUrl = await d.app.listen({ host: '127.0.0.1', port: 0 });
-      const running = await user(d);
-      const queued = await user(d);
+      const running = await chatUser(d);
+      const queued = await chatUser(d);
       const first = connect(dUrl, question('runs'), running.cookie);
       const stream = await upstream.next();
       stream.send('Almost ');
@@ -223,8 +196,8 @@ describe('an instance that stops', () => {
         reason: 'errors.serverRestarting',
       });
       expect(new Set(second.frames.map((f) => f.type))).toEqual(new Set(['queueing']));
-      expect(await remaining(queued.id, d)).toBe(10);
-      expect(await logsOf(queued.id, d)).toEqual([]);
+      expect(await apiAsksLeft(d, queued.id)).toBe(10);
+      expect(await askLogsOf(d, queued.id)).toEqual([]);
       const db = d.ctx.dbHandle.db;
       const left = await Promise.all([
         db.selectFrom('running_asks').select('ask_id').where('user_id', '=', queued.id).execute(),
@@ -239,7 +212,7 @@ describe('an instance that stops', () => {
       expect(await first.closed).toEqual({ code: 1000, reason: 'tips.finished' });
       await settled;
       expect(answerText(first.frames)).toBe('Almost done');
-      expect(await logsOf(running.id, d)).toEqual([{ outcome: 'success', charged: 1 }]);
+      expect(await askLogsOf(d, running.id)).toEqual([{ outcome: 'success', charged: 1 }]);
       expect(d.ctx.running.size).toBe(0);
     } finally {
       await d.close();

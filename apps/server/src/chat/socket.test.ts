@@ -5,9 +5,9 @@ import type { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskRequestInput, AskResponse, ChatMessage, ConversationHistory } from '@cc/contracts';
-import { getUser, updateUserSettings } from '../services/user.service';
-import { joinSettings } from '../presenters/user.presenter';
 import { apiAsk, apiFollowUp, ask, openAsk, until } from '../test/chat-client';
+import { apiAsksLeft, chatUser } from '../test/chat-users';
+import type { ChatUserOptions } from '../test/chat-users';
 import { ADMIN, createTestApp } from '../test/harness';
 import { appendMessage } from './socket';
 import type { TestApp } from '../test/harness';
@@ -77,25 +77,13 @@ async function history(cookie: string, id: string): Promise<ConversationHistory>
   return res.json().result;
 }
 
-async function userCookie(patch?: (s: ReturnType<typeof joinSettings>) => void) {
-  const u = await t.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_web.rate_limits = [];
-  patch?.(s);
-  await updateUserSettings(t.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
-}
-
-async function remaining(userId: number) {
-  const u = await getUser(t.ctx, userId);
-  return joinSettings(u.setting, u.counters);
-}
+/** The users here keep the asks every new user gets, and have no rate limit on either source. */
+const noRateLimits: ChatUserOptions = { asks: null, webUnlimited: true };
 
 describe('/api/chat on openai_api', () => {
   it('streams an answer, stores the tree, titles the conversation and charges once', async () => {
-    const u = await userCookie();
-    const before = await remaining(u.id);
+    const u = await chatUser(t, noRateLimits);
+    const before = await apiAsksLeft(t, u.id);
     const r = await ask(url, apiAsk('hello there'), { cookie: u.cookie });
     expect(r.code).toBe(1000);
     expect(r.reason).toBe('tips.finished');
@@ -128,8 +116,7 @@ describe('/api/chat on openai_api', () => {
     expect(user.children).toEqual([reply.id]);
     expect(h.current_model).toBe('gpt_3_5');
 
-    const after = await remaining(u.id);
-    expect(after.openai_api.total_ask_count).toBe(before.openai_api.total_ask_count - 1);
+    expect(await apiAsksLeft(t, u.id)).toBe(before - 1);
     const log = await t.ctx.dbHandle.db
       .selectFrom('ask_logs')
       .selectAll()
@@ -147,7 +134,7 @@ describe('/api/chat on openai_api', () => {
   });
 
   it('branches from an older parent and sends only the requested context', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     const first = await ask(url, apiAsk('one'), { cookie: u.cookie });
     const conv = messages(first.frames)[0]!.conversation_id;
     const reply1 = (await history(u.cookie, conv)).current_node!;
@@ -180,7 +167,7 @@ describe('/api/chat on openai_api', () => {
   });
 
   it('does not cut an answer that contains the text [DONE]', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     const r = await ask(url, apiAsk('#done'), { cookie: u.cookie });
     expect(r.code).toBe(1000);
     const text = lastText(r.frames);
@@ -189,7 +176,7 @@ describe('/api/chat on openai_api', () => {
   });
 
   it('delta mode sends the message whole once, then appended text and changed fields only', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     // ~175 chunks, 2 ms apart: several append frames (one a gap), then the end.
     emulator.setKnobs({ tokensPerSecond: 1000, chunkSize: 8 });
     const r = await ask(url, apiAsk('#long 200', { stream_mode: 'delta' }), { cookie: u.cookie });
@@ -219,13 +206,13 @@ describe('/api/chat on openai_api', () => {
   });
 
   it('maps an upstream 429 to its error key, refunds, and leaves the user idle', async () => {
-    const u = await userCookie();
-    const before = (await remaining(u.id)).openai_api.total_ask_count;
+    const u = await chatUser(t, noRateLimits);
+    const before = await apiAsksLeft(t, u.id);
     emulator.setFault({ status: 429, once: true });
     const r = await ask(url, apiAsk('hi'), { cookie: u.cookie });
     expect(r.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.openai.429' });
     expect(r.code).toBe(1001);
-    expect((await remaining(u.id)).openai_api.total_ask_count).toBe(before);
+    expect(await apiAsksLeft(t, u.id)).toBe(before);
     expect((await t.app.inject({ url: '/api/conv', headers: { cookie: u.cookie } })).json().result).toEqual(
       [],
     );
@@ -234,9 +221,9 @@ describe('/api/chat on openai_api', () => {
   });
 
   it('stop: the upstream request is aborted promptly and the partial answer is kept and charged', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     emulator.setKnobs({ tokensPerSecond: 200, chunkSize: 4 });
-    const before = (await remaining(u.id)).openai_api.total_ask_count;
+    const before = await apiAsksLeft(t, u.id);
     let seen = 0;
     const r = await ask(url, apiAsk('#long 2000'), {
       cookie: u.cookie,
@@ -254,7 +241,7 @@ describe('/api/chat on openai_api', () => {
     const h = await history(u.cookie, conv);
     const reply = Object.values(h.mapping).find((m) => m.role === 'assistant')!;
     expect(messageText(reply).length).toBeGreaterThan(0);
-    expect((await remaining(u.id)).openai_api.total_ask_count).toBe(before - 1);
+    expect(await apiAsksLeft(t, u.id)).toBe(before - 1);
     const log = await t.ctx.dbHandle.db
       .selectFrom('ask_logs')
       .selectAll()
@@ -264,7 +251,7 @@ describe('/api/chat on openai_api', () => {
   });
 
   it('an upstream stall hits the read timeout; a mid-stream disconnect keeps the partial answer', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     emulator.setFault({ stallAfterChunks: 0, once: true });
     const stalled = await ask(url, apiAsk('stall'), { cookie: u.cookie });
     expect(stalled.frames.pop()).toMatchObject({ type: 'error', tip: 'errors.timeout' });
@@ -286,7 +273,7 @@ describe('/api/chat on openai_api', () => {
 
 describe('/api/chat on openai_web', () => {
   it('streams tool messages, takes the upstream title and reads history from the upstream', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     const r = await ask(
       url,
       {
@@ -315,7 +302,7 @@ describe('/api/chat on openai_web', () => {
   });
 
   it('delta mode: every message rebuilt from its frames is the message stored, with no whole message repeated', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     emulator.setKnobs({ tokensPerSecond: 1000, chunkSize: 8 });
     const r = await ask(
       url,
@@ -343,7 +330,7 @@ describe('/api/chat on openai_web', () => {
   });
 
   it('falls back to the local copy when the upstream is down', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     const r = await ask(
       url,
       {
@@ -383,7 +370,7 @@ describe('/api/chat on openai_web', () => {
   });
 
   it('continues a cut answer in place', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     const r = await ask(
       url,
       { source: 'openai_web', model: 'gpt_4', new_conversation: true, text_content: '#length' },
@@ -577,7 +564,7 @@ describe('refusals and the queue', () => {
   });
 
   it('refuses with the quota error frame and close 1008, charging nothing', async () => {
-    const u = await userCookie((s) => (s.openai_api.total_ask_count = 0));
+    const u = await chatUser(t, { ...noRateLimits, asks: 0 });
     const r = await ask(url, apiAsk('x'), { cookie: u.cookie });
     expect(r.frames).toEqual([
       expect.objectContaining({ type: 'error', tip: 'errors.noAvailableTotalAskCount' }),
@@ -586,8 +573,8 @@ describe('refusals and the queue', () => {
   });
 
   it("another user's conversation is refused (10403 frame)", async () => {
-    const owner = await userCookie();
-    const other = await userCookie();
+    const owner = await chatUser(t, noRateLimits);
+    const other = await chatUser(t, noRateLimits);
     const r = await ask(url, apiAsk('mine'), { cookie: owner.cookie });
     const conv = messages(r.frames)[0]!.conversation_id;
     const parent = (await history(owner.cookie, conv)).current_node!;
@@ -603,9 +590,9 @@ describe('refusals and the queue', () => {
   });
 
   it('queues FIFO with positions; a client leaving the queue is removed; nobody stays stuck', async () => {
-    const a = await userCookie();
-    const b = await userCookie();
-    const c = await userCookie();
+    const a = await chatUser(t, noRateLimits);
+    const b = await chatUser(t, noRateLimits);
+    const c = await chatUser(t, noRateLimits);
     emulator.setKnobs({ tokensPerSecond: 100, chunkSize: 4 });
     const first = openAsk(
       url,
@@ -654,7 +641,7 @@ describe('refusals and the queue', () => {
   });
 
   it('flushes a long answer to the database while it streams', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     // 600 words sent 4 characters a chunk, 60 chunks a second: well over 10 s of stream; the test watches its
     // start. (The ~1 s flush interval itself is not timed here: that would fail on a busy machine.)
     emulator.setKnobs({ tokensPerSecond: 60, chunkSize: 4 });
@@ -688,7 +675,7 @@ describe('refusals and the queue', () => {
   });
 
   it('one ask at a time per user', async () => {
-    const u = await userCookie();
+    const u = await chatUser(t, noRateLimits);
     emulator.setKnobs({ tokensPerSecond: 100, chunkSize: 4 });
     const first = openAsk(url, apiAsk('#long 100'), u.cookie);
     await until(() => first.frames.some((f) => f.type === 'message'));

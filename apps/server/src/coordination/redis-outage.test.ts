@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AskRequestInput, AskResponse } from '@cc/contracts';
-import { joinSettings } from '../presenters/user.presenter';
-import { updateUserSettings } from '../services/user.service';
-import { connect, replay, until, within } from '../test/chat-client';
+import type { AskRequestInput } from '@cc/contracts';
+import { answerText, connect, until, within } from '../test/chat-client';
+import { chatUser } from '../test/chat-users';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import type { ControlledStream } from '../test/controlled-upstream';
 import { createTestApp } from '../test/harness';
@@ -61,15 +60,6 @@ afterAll(async () => {
   direct.disconnect();
 });
 
-async function user() {
-  const u = await t.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_api.total_ask_count = 10;
-  await updateUserSettings(t.ctx, u.row.id, s);
-  return { ...u, cookie: await t.login(u.row.username, u.password) };
-}
-
 const question = (text: string): AskRequestInput => ({
   source: 'openai_api',
   model: 'gpt_3_5',
@@ -79,20 +69,14 @@ const question = (text: string): AskRequestInput => ({
   stream_mode: 'delta',
 });
 
-const answerText = (frames: AskResponse[]) => {
-  const assistant = frames.find((f) => f.type === 'message' && f.message?.role === 'assistant') as
-    Extract<AskResponse, { type: 'message' }> | undefined;
-  return assistant?.message ? replay(frames).get(assistant.message.id) : undefined;
-};
-
 const ready = async () => (await t.app.inject({ url: '/api/readyz' })).statusCode === 200;
 
 describe.skipIf(!REDIS)('Redis outage (through a proxy the test cuts)', () => {
   afterEach(() => proxy.restore());
 
   it('mid-stream: the answer finishes, logins and /me keep working, new asks are refused fast', async () => {
-    const a = await user();
-    const b = await user();
+    const a = await chatUser(t);
+    const b = await chatUser(t);
     const first = connect(url, question('keep going'), a.cookie);
     const stream = await within(nextStream(), 10_000, 'the first ask reaching the upstream');
     stream.send('Hello ');
@@ -100,7 +84,7 @@ describe.skipIf(!REDIS)('Redis outage (through a proxy the test cuts)', () => {
 
     proxy.cut();
     // Logging in and reading oneself work; the chat status is unknown rather than a 500.
-    const cookie = await t.login(b.row.username, b.password);
+    const cookie = await t.login(b.username, b.password);
     const me = await t.app.inject({ url: '/api/user/me', headers: { cookie } });
     expect(me.statusCode, me.body).toBe(200);
     expect(me.json().result.setting.openai_web_chat_status).toBe('unknown');
@@ -139,8 +123,8 @@ describe.skipIf(!REDIS)('Redis outage (through a proxy the test cuts)', () => {
   }, 30_000);
 
   it('capacity 1, Redis restarted empty mid-stream: never two streams at once', async () => {
-    const a = await user();
-    const b = await user();
+    const a = await chatUser(t);
+    const b = await chatUser(t);
     peak = active;
     const first = connect(url, question('long answer'), a.cookie);
     const stream = await nextStream();

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AskRequestInput, AskResponse } from '@cc/contracts';
-import { joinSettings } from '../presenters/user.presenter';
-import { askLogRepository } from '../repositories/ask-log.repository';
-import { getUser, updateUserSettings } from './user.service';
-import { connect, replay, until, within } from '../test/chat-client';
+import type { AskRequestInput } from '@cc/contracts';
+import { answerFrame, answerText, connect, until, within } from '../test/chat-client';
 import type { ChatConnection } from '../test/chat-client';
+import { apiAsksLeft, askLogsOf, chatUser } from '../test/chat-users';
 import { ControlledUpstream } from '../test/controlled-upstream';
 import { ADMIN, createTestApp } from '../test/harness';
 import type { TestApp } from '../test/harness';
@@ -27,28 +25,6 @@ afterAll(async () => {
   await upstream.close();
 });
 
-async function user() {
-  const u = await t.createUser();
-  const s = joinSettings(u.setting, u.counters);
-  s.openai_api.rate_limits = [];
-  s.openai_api.total_ask_count = 10;
-  await updateUserSettings(t.ctx, u.row.id, s);
-  return { id: u.row.id, cookie: await t.login(u.row.username, u.password) };
-}
-
-async function remaining(userId: number): Promise<number> {
-  const u = await getUser(t.ctx, userId);
-  return joinSettings(u.setting, u.counters).openai_api.total_ask_count;
-}
-
-async function logsOf(userId: number) {
-  const rows = await askLogRepository(t.ctx.dbHandle.db).listRecent({ limit: 100 });
-  return rows
-    .filter((r) => r.user_id === userId)
-    .reverse()
-    .map((r) => ({ outcome: r.outcome, charged: r.charged }));
-}
-
 const question = (text: string, more: Partial<AskRequestInput> = {}): AskRequestInput => ({
   source: 'openai_api',
   model: 'gpt_3_5',
@@ -59,15 +35,6 @@ const question = (text: string, more: Partial<AskRequestInput> = {}): AskRequest
   ...more,
 });
 
-const assistantOf = (frames: AskResponse[]) =>
-  frames.find((f) => f.type === 'message' && f.message?.role === 'assistant') as
-    Extract<AskResponse, { type: 'message' }> | undefined;
-
-const answerText = (frames: AskResponse[]) => {
-  const assistant = assistantOf(frames);
-  return assistant?.message ? replay(frames).get(assistant.message.id) : undefined;
-};
-
 /** Asks a new question and waits until `text`, its answer so far, is stored: the conversation exists. */
 async function answering(cookie: string, text: string, base = url) {
   const live = connect(base, question('tell me'), cookie);
@@ -75,7 +42,7 @@ async function answering(cookie: string, text: string, base = url) {
   stream.send(text);
   await until(() => answerText(live.frames) === text);
   await t.ctx.answers.flush();
-  return { live, stream, conversationId: assistantOf(live.frames)!.conversation_id };
+  return { live, stream, conversationId: answerFrame(live.frames)!.conversation_id };
 }
 
 /** What is left of an ask: its record in flight and its user's chat status. */
@@ -96,7 +63,7 @@ async function endOf(live: ChatConnection) {
 
 describe('a conversation deleted while its answer runs', () => {
   it('vanished by an admin: the answer stops at once (not found), charged as a stop, nothing kept', async () => {
-    const u = await user();
+    const u = await chatUser(t);
     const admin = await t.login(ADMIN.username, ADMIN.password);
     const { live, stream, conversationId } = await answering(u.cookie, 'Half an answer');
 
@@ -112,8 +79,8 @@ describe('a conversation deleted while its answer runs', () => {
     });
     await stream.aborted;
     // Stopped as a user's stop is: what arrived is paid for; its user may ask again.
-    expect(await logsOf(u.id)).toEqual([{ outcome: 'canceled', charged: 1 }]);
-    expect(await remaining(u.id)).toBe(9);
+    expect(await askLogsOf(t, u.id)).toEqual([{ outcome: 'canceled', charged: 1 }]);
+    expect(await apiAsksLeft(t, u.id)).toBe(9);
     expect(await leftInFlight(u.id)).toEqual({ records: 0, status: null });
     const messages = await t.ctx.dbHandle.db
       .selectFrom('messages')
@@ -124,11 +91,11 @@ describe('a conversation deleted while its answer runs', () => {
   });
 
   it('deleted by its owner while a follow-up waits: stopped at once, refunded, the rest kept', async () => {
-    const u = await user();
+    const u = await chatUser(t);
     const first = await answering(u.cookie, 'A first answer');
     first.stream.finish();
     expect(await first.live.closed).toEqual({ code: 1000, reason: 'tips.finished' });
-    const parent = assistantOf(first.live.frames)!.message!.id;
+    const parent = answerFrame(first.live.frames)!.message!.id;
     const followUp = connect(
       url,
       question('and then?', {
@@ -157,11 +124,11 @@ describe('a conversation deleted while its answer runs', () => {
       },
     });
     await held.aborted;
-    expect(await logsOf(u.id)).toEqual([
+    expect(await askLogsOf(t, u.id)).toEqual([
       { outcome: 'success', charged: 1 },
       { outcome: 'canceled', charged: 0 },
     ]);
-    expect(await remaining(u.id)).toBe(9);
+    expect(await apiAsksLeft(t, u.id)).toBe(9);
     expect(await leftInFlight(u.id)).toEqual({ records: 0, status: null });
     // The deleted conversation keeps its first exchange, for an admin to read.
     const messages = await t.ctx.dbHandle.db
@@ -182,7 +149,7 @@ describe.runIf(!!process.env.CC_TEST_REDIS_URL)('a conversation vanished through
   afterAll(() => b.close());
 
   it('stops its answer on the instance that runs it (the stop goes through Redis)', async () => {
-    const u = await user();
+    const u = await chatUser(t);
     const admin = await b.login(ADMIN.username, ADMIN.password);
     const { live, stream, conversationId } = await answering(u.cookie, 'Streaming on A');
     const res = await b.app.inject({

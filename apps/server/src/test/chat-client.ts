@@ -155,3 +155,17 @@ export function replay(frames: AskResponse[]): Map<string, string> {
   }
   return texts;
 }
+
+/** The first frame with the assistant's message: the answer's (its conversation and message id). */
+export function answerFrame(frames: AskResponse[]) {
+  return frames.find(
+    (f): f is Extract<AskResponse, { type: 'message' }> =>
+      f.type === 'message' && f.message?.role === 'assistant',
+  );
+}
+
+/** The answer's text so far, replayed from the frames (undefined until its message came). */
+export function answerText(frames: AskResponse[]): string | undefined {
+  const answer = answerFrame(frames);
+  return answer?.message ? replay(frames).get(answer.message.id) : undefined;
+}
