@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskResponse } from '@cc/contracts';
 import { conversationRepository } from '../repositories/conversation.repository';
 import { taskRepository } from '../repositories/task.repository';
+import { syncOpenaiWebConversations } from './conversation-sync.service';
 import { updateUserSettings } from './user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { SYNC_TASK } from '../tasks/builtin';
 import { apiAsk, ask } from '../test/chat-client';
-import { ADMIN, createTestApp } from '../test/harness';
+import { ADMIN, createTestApp, insertConversation } from '../test/harness';
 import type { TestApp } from '../test/harness';
 
 let t: TestApp;
@@ -141,6 +142,17 @@ describe('openai_web conversation sync', () => {
     expect(unassigned.json().result.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
       upstreamOnly,
     ]);
+  });
+
+  it('keeps a conversation begun here while the upstream listing was read, though the listing lacks it', async () => {
+    await startClean();
+    const listed = [await webConversation('Listed'), await webConversation('Also listed')];
+    const running = syncOpenaiWebConversations(t.ctx);
+    // Stored while the listing is on its way (an answer's first write), so the listing cannot hold it.
+    const begun = await insertConversation(t.ctx, owner.id, { source: 'openai_web' });
+    const summary = await running;
+    expect(summary).toMatchObject({ fetched: 2, invalidated: 0, missing: 0 });
+    expect(await validity([...listed, begun])).toEqual([1, 1, 1]);
   });
 
   it('changes nothing when the upstream cannot be listed', async () => {

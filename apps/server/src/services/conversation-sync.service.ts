@@ -86,6 +86,8 @@ function stopMessage(s: SyncSummary): string {
  * valid here, or when more than half of the valid ones (and at least 3) would be invalidated at once.
  */
 export async function syncOpenaiWebConversations(ctx: AppContext): Promise<SyncSummary> {
+  // A conversation begun here while the listing was read may be missing from it: it is not invalidated.
+  const started = nowIso();
   const { items, serverId } = await listUpstream(ctx);
   const summary: SyncSummary = {
     fetched: items.size,
@@ -99,10 +101,12 @@ export async function syncOpenaiWebConversations(ctx: AppContext): Promise<SyncS
   await ctx.dbHandle.db.transaction().execute(async (trx) => {
     const repo = conversationRepository(trx);
     const rows = await repo.listForSync('openai_web');
+    const missing = (row: (typeof rows)[number]) =>
+      !items.has(row.conversation_id) && row.create_time < started;
     for (const row of rows) {
       if (!row.is_valid) continue;
       summary.valid += 1;
-      if (!items.has(row.conversation_id)) summary.missing += 1;
+      if (missing(row)) summary.missing += 1;
     }
     summary.stopped = stopReason(summary);
     if (summary.stopped) return;
@@ -113,7 +117,7 @@ export async function syncOpenaiWebConversations(ctx: AppContext): Promise<SyncS
       known.add(row.conversation_id);
       const upstream = items.get(row.conversation_id);
       if (!upstream) {
-        if (row.is_valid) {
+        if (row.is_valid && missing(row)) {
           await repo.update(row.conversation_id, { is_valid: 0, update_time: now });
           summary.invalidated += 1;
         }
