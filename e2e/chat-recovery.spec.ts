@@ -129,3 +129,30 @@ for (const source of ['OpenAI API', 'OpenAI Web'] as const) {
     }
   });
 }
+
+test('an edited first question stopped mid-answer shows as its own version, not as a follow-up', async ({
+  page,
+}) => {
+  await startConversation(page, 'OpenAI API', /^GPT-3\.5/, `E2E edit stop ${Date.now() % 100000}`);
+  await send(page, 'Question one');
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\?id=/);
+  await expect(lastRow(page)).toContainText('Question one', { timeout: 20_000 });
+
+  const questions = page.locator('[data-testid=message-list] article[data-role=user]');
+  await questions.last().hover();
+  await questions.last().getByTestId('edit-button').click();
+  await questions.last().getByRole('textbox').fill('Question edited #fault:stall=6');
+  await questions.last().getByTestId('edit-submit').click();
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  await expect(lastRow(page)).toContainText('You', { timeout: 20_000 });
+  await page.getByTestId('stop-button').click();
+  await expect(page.getByTestId('send-button')).toBeVisible();
+
+  // The edited question replaces the first one on screen (version 2 of 2), with its stopped answer under it.
+  await expect(questions).toHaveCount(1);
+  await expect(questions.last()).toContainText('Question edited');
+  await expect(questions.last().getByTestId('branch-position')).toHaveText('2 / 2');
+  await expect(answers(page)).toHaveCount(1);
+  await expect(lastRow(page).getByTestId('answer-incomplete')).toBeVisible();
+});

@@ -27,6 +27,22 @@ describe('mergeAskIntoHistory', () => {
     expect(history.mapping.a1!.children).toEqual([]);
   });
 
+  it('hangs an edit of the first question at the top, beside it, not under the current answer', () => {
+    const history = chain([web('u1', 'user', 'a'), web('a1', 'assistant', 'b')]);
+    const merged = mergeAskIntoHistory(
+      history,
+      [
+        { ...web('u2', 'user', 'edited'), parent: null },
+        { ...web('a2', 'assistant', 'c'), parent: 'u2' },
+      ],
+      { conversationId: 'conv-1', source: 'openai_api', model: 'gpt_3_5', title: null, parent: null },
+    );
+    expect(merged.current_node).toBe('a2');
+    expect(merged.mapping.u2!.parent).toBeNull();
+    expect(merged.mapping.a1!.children).toEqual([]);
+    expect(getCurrentPath(merged.mapping, merged.current_node).map((m) => m.id)).toEqual(['u2', 'a2']);
+  });
+
   it('starts a history for a new conversation', () => {
     const merged = mergeAskIntoHistory(undefined, [web('u1', 'user', 'a'), web('a1', 'assistant', 'b')], {
       conversationId: 'new-id',

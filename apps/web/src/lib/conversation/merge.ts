@@ -6,11 +6,16 @@ export interface MergeMeta {
   model: string;
   title: string | null;
   pluginIds?: string[] | null;
+  /**
+   * Where the ask hangs (its request's `parent`): null at the top (a first question, or an edit of it), undefined
+   * under the current node.
+   */
+  parent?: string | null;
 }
 
 /**
  * Adds the messages of a finished answer to a cached history (or starts one for a new conversation): each keeps
- * the parent the server gave it (else the previous message), is added to its parent's children, and the last
+ * the parent the server gave it (else the previous message; the first, else where the ask hangs), is added to its parent's children, and the last
  * becomes the current node. The server's copy replaces it on the next fetch.
  */
 export function mergeAskIntoHistory(
@@ -31,7 +36,7 @@ export function mergeAskIntoHistory(
     metadata: meta.pluginIds?.length ? { plugin_ids: meta.pluginIds } : null,
   };
   const mapping: Record<string, ChatMessage> = { ...base.mapping };
-  let previous = base.current_node;
+  let previous = meta.parent === undefined ? base.current_node : meta.parent;
   for (const message of messages) {
     const parent = message.parent ?? previous;
     mapping[message.id] = { ...message, parent };

@@ -199,6 +199,7 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
             model: request.model,
             title: state.title ?? request.new_title ?? null,
             pluginIds: request.openai_web_plugin_ids,
+            parent: request.parent,
           }),
         );
         resetRef.current();
