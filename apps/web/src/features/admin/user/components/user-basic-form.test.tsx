@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { UserReadAdmin } from '@cc/contracts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../../i18n';
 import { queryKeys } from '../../../../lib/query-keys';
 import { clearLoginFlag, setLoginFlag } from '../../../../lib/session';
@@ -72,5 +72,36 @@ describe('UserBasicForm, a new user', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/^Password/)));
     // The rule is the field's error now, not also its description.
     expect(screen.getAllByText(rule)).toHaveLength(1);
+  });
+});
+
+describe('UserBasicForm, a username the server refuses', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('says a look-alike name on the field, naming the user it is like, and moves the focus there', async () => {
+    const refusal = {
+      code: 409,
+      message: 'errors.usernameLookAlike',
+      result: 'errors.detail.usernameLookAlikeOf',
+      params: { username: 'Mary' },
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify(refusal), { status: 409 }))),
+    );
+    renderForm(undefined, adminUser({ id: 1, username: 'admin', is_superuser: true }));
+    fireEvent.change(screen.getByLabelText(/^Username/), { target: { value: 'rnary' } });
+    fireEvent.change(screen.getByLabelText(/^Nickname/), { target: { value: 'Rnary' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'rnary@example.com' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'long-enough-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const field = screen.getByLabelText(/^Username/);
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      screen.getByText(
+        "The username looks too much like an existing user's: Looks like the existing user Mary",
+      ),
+    ).toBeTruthy();
   });
 });

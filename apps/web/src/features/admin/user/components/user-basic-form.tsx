@@ -3,6 +3,8 @@ import type { SwitchProps } from '@mantine/core';
 import type { UserReadAdmin } from '@cc/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../../lib/api-client';
+import { translateResult, translateServerMessage } from '../../../../lib/errors';
 import { useUser } from '../../../../lib/session';
 import { useAdminT } from '../../shared/admin-i18n';
 import { issuesOf, issuesToErrors, serverIssuesToErrors } from '../../shared/form-errors';
@@ -19,6 +21,24 @@ import {
   validateUpdate,
 } from '../lib/user-form';
 import type { UserFormValues } from '../lib/user-form';
+
+/** The server's refusals of a username: taken (in any case), or too like another user's. */
+const USERNAME_REFUSALS = new Set(['errors.userAlreadyExists', 'errors.usernameLookAlike']);
+
+/**
+ * A refused username is said on its field (and so takes the focus), not only in the toast: which user it is like,
+ * for a look-alike.
+ */
+function usernameRefusal(
+  error: unknown,
+  t: (key: string, values?: Record<string, unknown>) => string,
+): FieldErrors {
+  if (!(error instanceof ApiError) || !USERNAME_REFUSALS.has(error.messageKey)) return {};
+  const title = translateServerMessage(error.messageKey, t, error.params);
+  if (error.messageKey !== 'errors.usernameLookAlike') return { username: title };
+  const like = translateResult(error.result, t, error.params);
+  return { username: like ? t('common.labelled', { label: title, text: like }) : title };
+}
 
 /** A switch that cannot be used here, and the reason on hover. */
 function LockedSwitch({ locked, reason, ...props }: SwitchProps & { locked: boolean; reason: string }) {
@@ -75,7 +95,7 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
       }
       onDone();
     } catch (error) {
-      setErrors(serverIssuesToErrors(issuesOf(error), t, exists));
+      setErrors({ ...serverIssuesToErrors(issuesOf(error), t, exists), ...usernameRefusal(error, t) });
       setRefusals((n) => n + 1);
     }
   };
