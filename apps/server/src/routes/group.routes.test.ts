@@ -305,7 +305,12 @@ describe('user groups', () => {
     await call('PATCH', `/api/user/${eve.row.id}`, { group_id: group });
     const [moved] = await entries();
     expect(moved).toMatchObject({ action: 'user.update' });
-    expect(moved!.changes).toMatchObject({ group_id: [null, group], credits: [-1, 7] });
+    // The group by its name too, which the audit page shows (its id says nothing to a reader).
+    expect(moved!.changes).toMatchObject({
+      group_id: [null, group],
+      group: [null, 'Audited'],
+      credits: [-1, 7],
+    });
 
     // The same group again, and the settings saved as they are: nothing changed, nothing recorded.
     await call('PATCH', `/api/user/${eve.row.id}`, { group_id: group });
@@ -342,11 +347,13 @@ describe('user groups', () => {
     expect(fayEntry).toMatchObject({ action: 'user.update', target_label: fay.row.username });
     expect(fayEntry!.changes).toEqual({
       group_id: [group.id, null],
+      group: ['Disbanded', null],
       credits: [7, -1],
       'openai_api.max_conv_count': [3, defaults.max_conv_count],
     });
     expect((await latest(gus.row.username))!.changes).toEqual({
       group_id: [group.id, null],
+      group: ['Disbanded', null],
       credits: [7, -1],
     });
   });

@@ -125,6 +125,11 @@ export async function updateGroup(
   });
 }
 
+/** A group's name, for the audit log beside its id (null: no group, or one gone). */
+export async function groupName(db: Executor, id: number | null): Promise<string | null> {
+  return id === null ? null : ((await groupRepository(db).findById(id))?.name ?? null);
+}
+
 type AuditedSettings = ReturnType<typeof auditedSettings>;
 
 /** A member's settings and counters as the audit log compares them; null when they have none. */
@@ -162,7 +167,11 @@ export async function deleteGroup(ctx: AppContext, id: number, actor: AuditActor
           targetType: 'user',
           targetId: user.id,
           targetLabel: user.username,
-          changes: { group_id: [id, null], ...diffChanges(settings, after, isSecretSetting) },
+          changes: {
+            group_id: [id, null],
+            group: [before.name, null],
+            ...diffChanges(settings, after, isSecretSetting),
+          },
         },
         trx,
       );

@@ -25,7 +25,7 @@ import type { UserFilter } from '../repositories/user.repository';
 import { diffChanges, recordAudit } from './audit.service';
 import type { AuditActor } from './audit.service';
 import { removeStoredFiles } from './file-storage';
-import { setUserGroup } from './group.service';
+import { groupName, setUserGroup } from './group.service';
 import { NO_LOCAL_PASSWORD, hashPassword } from './password';
 import {
   auditedSettings,
@@ -304,8 +304,11 @@ export async function updateUser(ctx: AppContext, input: UpdateUserInput): Promi
     else if (hashed) await sessions.deleteForUser(userId, input.actingSessionId);
     const loaded = await getUser(ctx, userId, trx);
     const changes = diffChanges(auditedUser(existing), auditedUser(loaded.row));
-    if (settingsBefore)
+    if (settingsBefore) {
+      // The group by its name too: the id alone says nothing to a reader, nor once the group is deleted.
+      changes.group = [await groupName(trx, existing.group_id), await groupName(trx, loaded.row.group_id)];
       Object.assign(changes, diffChanges(settingsBefore, auditedSettings(loaded), isSecretSetting));
+    }
     if (hashed) changes.password = [MASKED_SECRET, MASKED_SECRET];
     await recordAudit(
       ctx,

@@ -83,19 +83,20 @@ describe('audit field names', () => {
     // The entry each member gets when their group is deleted (see group.service `deleteGroup`).
     const changes: Record<string, [unknown, unknown]> = {
       group_id: [3, null],
+      group: ['Team A', null],
       credits: [7, -1],
       'openai_api.max_conv_count': [3, 10],
     };
     expect(lines('user.update', changes)).toEqual([
       'Budget: 7 → Unlimited',
-      'Group: 3 → —',
+      'Group: Team A → —',
       'OpenAI API › Max conversations: 3 → 10',
     ]);
     await i18n.changeLanguage('zh-CN');
     try {
       expect(lines('user.update', changes)).toEqual([
         '总预算: 7 → 无限制',
-        '分组: 3 → —',
+        '用户组: Team A → —',
         'OpenAI API › 最大对话数: 3 → 10',
       ]);
     } finally {

@@ -86,13 +86,17 @@ export function changeValueText(
   return words.none; // (JSON holds no other kind of value)
 }
 
-/** The changes of an entry as lines "field: before → after", in field order (the fields' paths). */
+/**
+ * The changes of an entry as lines "field: before → after", in field order (the fields' paths). A group's id is not
+ * shown beside its name.
+ */
 export function changeLines(
   changes: AuditEntry['changes'],
   words: ChangeWords,
   names: ChangeNames = AS_THEY_ARE,
 ): string[] {
   return Object.keys(changes)
+    .filter((path) => !(path === 'group_id' && 'group' in changes))
     .sort()
     .map((path) => {
       const [before, after] = changes[path] ?? [null, null];
