@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { UserReadAdmin } from '@cc/contracts';
@@ -103,5 +104,33 @@ describe('UserBasicForm, a username the server refuses', () => {
         "The username looks too much like an existing user's: Looks like the existing user Mary",
       ),
     ).toBeTruthy();
+  });
+});
+
+describe('UserBasicForm, a created user', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is named in the confirmation as the server stored the name (full-width letters as plain ones)', async () => {
+    const shown = vi.spyOn(notifications, 'show');
+    const stored = adminUser({ id: 9, username: 'bob' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          new Response(JSON.stringify({ code: 200, message: 'tips.requestSuccess', result: stored }), {
+            status: 200,
+          }),
+        ),
+      ),
+    );
+    renderForm(undefined, adminUser({ id: 1, username: 'admin', is_superuser: true }));
+    fireEvent.change(screen.getByLabelText(/^Username/), { target: { value: 'ｂｏｂ' } });
+    fireEvent.change(screen.getByLabelText(/^Nickname/), { target: { value: 'Bob' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'bob@example.com' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'long-enough-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(shown).toHaveBeenCalled());
+    expect(shown.mock.calls[0]![0].message).toBe(i18n.t('adminx.user.createdMessage', { username: 'bob' }));
+    shown.mockRestore();
   });
 });

@@ -90,8 +90,9 @@ export function UserBasicForm({ user, onDone }: { user?: UserReadAdmin; onDone: 
         if (Object.keys(patch).length > 0) await update.mutateAsync({ id: user.id, patch });
         notifySuccess(ta('common.saved'));
       } else {
-        await create.mutateAsync(createPayload(values));
-        notifySuccess(ta('user.createdMessage', { username: values.username.trim() }));
+        // Named as stored: a name typed in full-width letters is kept in plain ones.
+        const created = await create.mutateAsync(createPayload(values));
+        notifySuccess(ta('user.createdMessage', { username: created.username }));
       }
       onDone();
     } catch (error) {
