@@ -60,7 +60,7 @@ export type UploadedFileInfo = z.infer<typeof UploadedFileInfo>;
  */
 export const StartUploadResponse = z.object({
   strategy: FileUploadStrategy,
-  /** Largest file the server accepts, bytes. */
+  /** Largest file an upload may have, bytes: the upstream's limit, and the server's own under server_upload_only. */
   file_max_size: z.number().int(),
   upload_file_info: UploadedFileInfo.nullable(),
 });

@@ -69,6 +69,22 @@ describe('file upload flow', () => {
     expect(got.equals(bytes)).toBe(true);
   });
 
+  it('refuses to create a file declared larger than 512 MB, before any bytes are sent', async () => {
+    const create = (size: number) =>
+      fetch(`${emu.webBaseUrl}files`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ file_name: 'big.zip', file_size: size, use_case: 'my_files' }),
+      });
+    const tooBig = await create(700 * 1024 * 1024);
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.headers.get('content-type')).toContain('application/json');
+    const body: any = await tooBig.json();
+    expect(body.detail).toMatch(/too large.*536870912/);
+    expect(body.upload_url).toBeUndefined();
+    expect((await create(512 * 1024 * 1024)).status).toBe(200);
+  });
+
   it('records an Authorization header sent to the blob host', async () => {
     const start = await startUpload('leak.txt', 4);
     await fetch(start.upload_url, {

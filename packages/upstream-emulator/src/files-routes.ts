@@ -47,6 +47,9 @@ function blobError(ctx: RequestContext, status: number, code: string, message: s
   ctx.res.end(xml);
 }
 
+/** The largest file the web account takes (ChatGPT's 512 MB per file); a larger declared size is refused at create. */
+export const MAX_FILE_BYTES = 512 * 1024 * 1024;
+
 function createFile(ctx: RequestContext): void {
   const body = ctx.body;
   if (!isRecord(body) || typeof body['file_name'] !== 'string' || body['file_name'] === '') {
@@ -55,6 +58,13 @@ function createFile(ctx: RequestContext): void {
   const size = body['file_size'];
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) {
     return webError(ctx, 422, 'file_size must be a non-negative integer');
+  }
+  if (size > MAX_FILE_BYTES) {
+    return webError(
+      ctx,
+      400,
+      `File is too large: ${size} bytes, the maximum is ${MAX_FILE_BYTES} bytes (512 MB)`,
+    );
   }
   const useCase = typeof body['use_case'] === 'string' ? body['use_case'] : 'my_files';
   const file: StoredFile = {

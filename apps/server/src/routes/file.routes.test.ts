@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messageText } from '@cc/contracts';
 import type { AskRequestInput, AskResponse, ChatMessage, Config, UploadedFileInfo } from '@cc/contracts';
 import { saveCredentials } from '../services/credentials.service';
+import { OPENAI_WEB_MAX_FILE_SIZE } from '../services/file.service';
 import { updateUserSettings } from '../services/user.service';
 import { joinSettings } from '../presenters/user.presenter';
 import { ask } from '../test/chat-client';
@@ -485,9 +486,10 @@ describe('upload strategies', () => {
         use_case: 'ace_upload',
       }).then((r) => r.json().result as { strategy: string; upload_file_info: UploadedFileInfo | null });
     const small = await start(MAX);
+    // Larger files go to the upstream directly: its limit is the one the browser can check.
     expect(small).toEqual({
       strategy: 'browser_upload_when_file_size_exceed',
-      file_max_size: MAX,
+      file_max_size: OPENAI_WEB_MAX_FILE_SIZE,
       upload_file_info: null,
     });
     expect((await upload(u.cookie, Buffer.from('small pdf'), { filename: 'doc.pdf' })).statusCode).toBe(201);
@@ -496,6 +498,41 @@ describe('upload strategies', () => {
       use_case: 'ace_upload',
       upload_url: expect.stringContaining('/blob/'),
     });
+  });
+});
+
+describe('upstream file size limit', () => {
+  it('every strategy: too large is refused at upload-start with the maximum, the upstream not asked', async () => {
+    // The admin: one more login would go over this file's login rate limit.
+    const u = { cookie: admin };
+    const strategies = [
+      'browser_upload_only',
+      'browser_upload_when_file_size_exceed',
+      'server_upload_only',
+    ] as const;
+    for (const strategy of strategies) {
+      await setWeb({ file_upload_strategy: strategy });
+      const max = strategy === 'server_upload_only' ? MAX : OPENAI_WEB_MAX_FILE_SIZE;
+      const creates = () => emulator.requests.filter((r) => r.path === '/backend-api/files').length;
+      const before = creates();
+      const res = await post(u.cookie, '/api/files/openai-web/upload-start', {
+        file_name: 'video.mp4',
+        file_size: 700 * 1024 * 1024,
+        use_case: 'my_files',
+      });
+      expect([strategy, res.statusCode, res.json()]).toEqual([
+        strategy,
+        413,
+        { code: 413, message: 'errors.fileTooLarge', result: { max_size: max } },
+      ]);
+      expect(creates()).toBe(before);
+      const fits = await post(u.cookie, '/api/files/openai-web/upload-start', {
+        file_name: 'video.mp4',
+        file_size: max,
+        use_case: 'my_files',
+      });
+      expect([strategy, fits.json().result.file_max_size]).toEqual([strategy, max]);
+    }
   });
 });
 

@@ -17,6 +17,7 @@ import { fileRepository } from '../repositories/file.repository';
 import { messageRepository } from '../repositories/message.repository';
 import { UpstreamError } from '../sources/errors';
 import { webClient } from '../sources/openai-web/client';
+import type { WebClient } from '../sources/openai-web/client';
 import { openDownload, putToBlob } from '../sources/openai-web/files';
 import { uploadsDir } from './file-storage';
 import { getUser } from './user.service';
@@ -99,35 +100,71 @@ export interface StartUploadInput {
 
 export interface StartUploadResult {
   strategy: StartUploadResponse['strategy'];
+  /** Largest file the strategy can upload (see {@link uploadMaxSize}). */
   fileMaxSize: number;
   /** The upstream file to PUT the bytes to; null = upload to the server first. */
   file: FileRow | null;
 }
 
+/** The web account takes files of at most 512 MB: it refuses to create a larger one. */
+export const OPENAI_WEB_MAX_FILE_SIZE = 512 * 1024 * 1024;
+
 /**
- * Step one of every upload. Under `server_upload_only` (and `browser_upload_when_file_size_exceed` for a file
- * the server accepts) the client sends the bytes to the server; otherwise the upstream file is created here and
- * the browser PUTs the bytes to its signed URL.
+ * Largest file an upload may have: the upstream's limit, and the server's own too when every file goes through it.
+ * (`browser_upload_when_file_size_exceed` sends what the server would refuse directly to the upstream.)
+ */
+export function uploadMaxSize(ctx: AppContext): number {
+  const strategy = ctx.runtime.current().openai_web.file_upload_strategy;
+  return strategy === 'server_upload_only'
+    ? Math.min(ctx.config.data.max_file_upload_size, OPENAI_WEB_MAX_FILE_SIZE)
+    : OPENAI_WEB_MAX_FILE_SIZE;
+}
+
+/** The upstream's "file too large" answer to a file-create: 413, or a 4xx that says so. */
+function isTooLargeRefusal(e: unknown): boolean {
+  if (!(e instanceof UpstreamError) || e.status === null || e.status < 400 || e.status >= 500) return false;
+  return e.status === 413 || /too (large|big)|exceeds?\b.*\b(size|limit|maximum)/i.test(e.body);
+}
+
+/** Creates the upstream file for a size already checked; its refusal of the size is `fileTooLarge` with `maxSize`. */
+async function createUpstreamFile(
+  client: WebClient,
+  body: { file_name: string; file_size: number; use_case: FileUseCase },
+  maxSize: number,
+): Promise<{ file_id: string; upload_url: string }> {
+  let created: Awaited<ReturnType<WebClient['createFile']>>;
+  try {
+    created = await client.createFile(body);
+  } catch (e) {
+    if (isTooLargeRefusal(e)) throw fail.fileTooLarge({ max_size: maxSize });
+    throw e;
+  }
+  if (!created.file_id || !created.upload_url) throw fail.upstreamError(ERROR_DETAILS.noUploadUrl);
+  return { file_id: created.file_id, upload_url: created.upload_url };
+}
+
+/**
+ * Step one of every upload. A file over {@link uploadMaxSize} is refused before any bytes are sent. Under
+ * `server_upload_only` (and `browser_upload_when_file_size_exceed` for a file the server accepts) the client sends
+ * the bytes to the server; otherwise the upstream file is created here and the browser PUTs the bytes to its URL.
  */
 export async function startUpload(ctx: AppContext, input: StartUploadInput): Promise<StartUploadResult> {
   const { actor, request } = input;
   await assertUploadAllowed(ctx, actor.id, request.use_case);
   const strategy = ctx.runtime.current().openai_web.file_upload_strategy;
-  const fileMaxSize = ctx.config.data.max_file_upload_size;
+  const fileMaxSize = uploadMaxSize(ctx);
+  if (request.file_size > fileMaxSize) throw fail.fileTooLarge({ max_size: fileMaxSize });
   const direct =
     strategy === 'browser_upload_only' ||
-    (strategy === 'browser_upload_when_file_size_exceed' && request.file_size > fileMaxSize);
-  if (!direct) {
-    if (request.file_size > fileMaxSize) throw fail.fileTooLarge({ max_size: fileMaxSize });
-    return { strategy, fileMaxSize, file: null };
-  }
+    (strategy === 'browser_upload_when_file_size_exceed' &&
+      request.file_size > ctx.config.data.max_file_upload_size);
+  if (!direct) return { strategy, fileMaxSize, file: null };
   const name = sanitizeFilename(request.file_name);
-  const created = await webClient(ctx.upstream.webTarget()).createFile({
-    file_name: name,
-    file_size: request.file_size,
-    use_case: request.use_case,
-  });
-  if (!created.file_id || !created.upload_url) throw fail.upstreamError(ERROR_DETAILS.noUploadUrl);
+  const created = await createUpstreamFile(
+    webClient(ctx.upstream.webTarget()),
+    { file_name: name, file_size: request.file_size, use_case: request.use_case },
+    fileMaxSize,
+  );
   const file = await fileRepository(ctx.dbHandle.db).insert({
     id: randomUUID(),
     original_filename: name,
@@ -282,14 +319,16 @@ export async function relayToOpenaiWeb(ctx: AppContext, actor: UserRow, id: stri
   const file = path.join(uploadsDir(ctx), row.storage_name);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw fail.notFound(ERROR_DETAILS.fileMissingOnServer);
+  // Kept under an older, larger limit, or larger than the upstream takes: refused before the upstream is asked.
+  const maxSize = Math.min(ctx.config.data.max_file_upload_size, OPENAI_WEB_MAX_FILE_SIZE);
+  if (info.size > maxSize) throw fail.fileTooLarge({ max_size: maxSize });
   const target = ctx.upstream.webTarget();
   const client = webClient(target);
-  const created = await client.createFile({
-    file_name: row.original_filename,
-    file_size: info.size,
-    use_case: useCase,
-  });
-  if (!created.file_id || !created.upload_url) throw fail.upstreamError(ERROR_DETAILS.noUploadUrl);
+  const created = await createUpstreamFile(
+    client,
+    { file_name: row.original_filename, file_size: info.size, use_case: useCase },
+    maxSize,
+  );
   const repo = fileRepository(ctx.dbHandle.db);
   await repo.update(row.id, {
     openai_web_file_id: created.file_id,

@@ -37,7 +37,7 @@ import {
 import type { AskState } from '../lib/ask-session';
 import { WEB_CONTINUE_TEXT, buildAskRequest, makeTempUserMessage } from '../lib/build-request';
 import type { AskTarget } from '../lib/build-request';
-import { canUpload, toAskFiles, uploadPermissions } from '../lib/uploads';
+import { canUpload, groupRejections, toAskFiles, uploadPermissions } from '../lib/uploads';
 import type { AskFiles, UploadItem } from '../lib/uploads';
 import { AsksLeft } from './asks-left';
 import { BudgetWarning } from './budget-warning';
@@ -404,10 +404,11 @@ export function ChatPanel({ target, onConversationStarted, onBusyChange, leading
   };
 
   const handleFiles = (files: File[]) => {
-    for (const { file, problem } of uploads.add(files)) {
+    // One notice per problem: 25 files at once give "5 files not added", not five stacked toasts.
+    for (const { problem, files: refused } of groupRejections(uploads.add(files))) {
       notifications.show({
         color: 'yellow',
-        title: file.name,
+        title: refused.length === 1 ? refused[0]!.name : t('upload.filesNotAdded', { count: refused.length }),
         message: problemText(problem),
         autoClose: 4000,
       });

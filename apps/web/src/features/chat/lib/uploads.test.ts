@@ -6,6 +6,7 @@ import {
   admitFiles,
   classifyFile,
   describeUploadError,
+  groupRejections,
   runUpload,
   sizeProblem,
   toAskFiles,
@@ -137,9 +138,40 @@ describe('admitFiles', () => {
     const { accepted, rejected } = admitFiles([], [png('big.png', 9), png('ok.png', 8)], ALL, limits);
     expect(accepted.map((a) => a.file.name)).toEqual(['ok.png']);
     expect(rejected[0]?.problem).toEqual({ key: 'upload.tooLarge', values: { max: '8 B' } });
-    // The browser strategies hand large files to the upstream: no limit is known.
-    expect(sizeProblem(9, { strategy: 'browser_upload_when_file_size_exceed', fileMaxSize: 8 })).toBeNull();
-    expect(sizeProblem(9, { strategy: 'browser_upload_only', fileMaxSize: 8 })).toBeNull();
+  });
+
+  it('refuses a file over the upstream limit before uploading under the browser strategies too', () => {
+    const tooLarge = { key: 'upload.tooLarge', values: { max: '512.00 MB' } };
+    const max = 512 * 1024 * 1024;
+    expect(sizeProblem(max + 1, { strategy: 'browser_upload_only', fileMaxSize: max })).toEqual(tooLarge);
+    expect(
+      sizeProblem(max + 1, { strategy: 'browser_upload_when_file_size_exceed', fileMaxSize: max }),
+    ).toEqual(tooLarge);
+    expect(sizeProblem(max, { strategy: 'browser_upload_only', fileMaxSize: max })).toBeNull();
+    // Before the server first answered, the limit is unknown: upload-start refuses.
+    expect(sizeProblem(max + 1, null)).toBeNull();
+  });
+
+  it('refuses an empty file with its own message', () => {
+    const { accepted, rejected } = admitFiles([], [text('empty.txt', 0), text()], ALL, null);
+    expect(accepted.map((a) => a.file.name)).toEqual(['notes.txt']);
+    expect(rejected.map((r) => [r.file.name, r.problem])).toEqual([
+      ['empty.txt', { key: 'upload.emptyFile' }],
+    ]);
+  });
+});
+
+describe('groupRejections', () => {
+  it('tells the refused files of one drop once per problem', () => {
+    const files = Array.from({ length: 25 }, (_, i) => text(`${i}.txt`));
+    const { rejected } = admitFiles([], [...files, text('empty.txt', 0)], ALL, null);
+    expect(groupRejections(rejected)).toEqual([
+      {
+        problem: { key: 'upload.tooManyFiles', values: { max: 20 } },
+        files: files.slice(20),
+      },
+      { problem: { key: 'upload.emptyFile' }, files: [expect.objectContaining({ name: 'empty.txt' })] },
+    ]);
   });
 });
 

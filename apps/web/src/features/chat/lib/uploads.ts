@@ -96,12 +96,9 @@ export function classifyFile(
   return null;
 }
 
-/**
- * A size the server would refuse, known before uploading: only `server_upload_only` sends every file through the
- * server (the browser strategies hand large files to the upstream directly).
- */
+/** A size the server (or the upstream behind it) would refuse, known once the server told its limit. */
 export function sizeProblem(size: number, limits: UploadLimits | null): UploadProblem | null {
-  if (limits?.strategy !== 'server_upload_only' || size <= limits.fileMaxSize) return null;
+  if (!limits || size <= limits.fileMaxSize) return null;
   return { key: 'upload.tooLarge', values: { max: formatBytes(limits.fileMaxSize) } };
 }
 
@@ -111,7 +108,7 @@ export interface Admission {
 }
 
 /**
- * Which new files join the list: upload permission, at most {@link MAX_IMAGES_PER_ASK} images and
+ * Which new files join the list: upload permission, not empty, at most {@link MAX_IMAGES_PER_ASK} images and
  * {@link MAX_FILES_PER_ASK} files per question (failed items do not count), and a size the server takes.
  */
 export function admitFiles(
@@ -128,6 +125,10 @@ export function admitFiles(
     const kind = classifyFile(file, permissions);
     if (!kind) {
       result.rejected.push({ file, problem: { key: 'errors.uploadingNotAllowed' } });
+      continue;
+    }
+    if (file.size === 0) {
+      result.rejected.push({ file, problem: { key: 'upload.emptyFile' } });
       continue;
     }
     if (kind.kind === 'image' && images >= MAX_IMAGES_PER_ASK) {
@@ -151,6 +152,24 @@ export function admitFiles(
     result.accepted.push({ file, ...kind });
   }
   return result;
+}
+
+/** The refused files of one drop or paste that share a problem: told in one notice, not one per file. */
+export interface RejectionGroup {
+  problem: UploadProblem;
+  files: File[];
+}
+
+/** Groups refused files by problem (same key and values), in the order the problems first occur. */
+export function groupRejections(rejected: Admission['rejected']): RejectionGroup[] {
+  const groups = new Map<string, RejectionGroup>();
+  for (const { file, problem } of rejected) {
+    const id = JSON.stringify([problem.key, problem.values ?? null]);
+    const group = groups.get(id);
+    if (group) group.files.push(file);
+    else groups.set(id, { problem, files: [file] });
+  }
+  return [...groups.values()];
 }
 
 export class UploadFailure extends Error {
