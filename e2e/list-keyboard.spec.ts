@@ -258,3 +258,46 @@ test('the search results are one Tab stop too: arrows, Home and End between them
   await expect(page).toHaveURL(/\?id=/);
   await expect(page.getByTestId('conversation-title')).toHaveText(title);
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('Enter on a row of the drawer opens it, the focus on the message box; Escape gives it back', async ({
+    page,
+    baseURL,
+  }) => {
+    await userWith(page, baseURL!, 'keyphone', ['Phone one', 'Phone two']);
+    const drawer = page.getByRole('dialog');
+    const input = page.getByTestId('chat-input');
+
+    // Nothing open yet: the list's button is the empty page's, which goes away with it.
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await expect(drawer).toBeVisible();
+    await tabIntoList(page);
+    await expect(rowButton(page, 'Phone one')).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId('conversation-title')).toHaveText('Phone two');
+    await expect(input).toBeEnabled();
+    await expect(input).toBeFocused();
+
+    // From the open conversation's header, to the other one.
+    await page.getByTestId('open-list').click();
+    await expect(drawer).toBeVisible();
+    await tabIntoList(page);
+    await expect(rowButton(page, 'Phone two')).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId('conversation-title')).toHaveText('Phone one');
+    await expect(input).toBeFocused();
+
+    // Closed without a choice: the focus goes back to the button that opened the drawer.
+    await page.getByTestId('open-list').click();
+    await expect(drawer).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId('open-list')).toBeFocused();
+  });
+});

@@ -44,3 +44,18 @@ export function returnFocusTo(
     },
   };
 }
+
+/**
+ * Where the keyboard goes once what held the focus is gone (and the skip link's target): the message box on the chat
+ * page, when it is shown and enabled, else the main content. Returns the element focused.
+ */
+export function focusMainContent(): HTMLElement | null {
+  const input = document.querySelector<HTMLTextAreaElement>('[data-testid="chat-input"]');
+  if (input && !input.disabled) {
+    input.focus();
+    return input;
+  }
+  const main = document.getElementById('app-main');
+  main?.focus();
+  return main;
+}

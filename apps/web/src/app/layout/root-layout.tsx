@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { CSSProperties, MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { focusMainContent } from '../../lib/focus';
 import { LoginNotice } from '../pages/login-route';
 import { RequestErrorBridge } from '../request-error-bridge';
 import { AppHeader } from './app-header';
@@ -60,14 +61,8 @@ function SkipLink() {
   const onChatPage = pathname === '/conversation';
   const skip = (e: MouseEvent<HTMLAnchorElement>) => {
     e.preventDefault();
-    const input = document.querySelector<HTMLTextAreaElement>('[data-testid="chat-input"]');
-    if (input && !input.disabled) {
-      input.focus();
-      return;
-    }
-    const main = document.getElementById('app-main');
-    main?.focus();
-    main?.scrollIntoView({ block: 'start' });
+    const target = focusMainContent();
+    if (target?.id === 'app-main') target.scrollIntoView({ block: 'start' });
   };
   return (
     <a

@@ -1,7 +1,7 @@
 import '../../styles/mantine-all.css';
 import { ActionIcon, Button, Drawer, EmptyState, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { NewConversationForm } from '@cc/contracts';
@@ -10,6 +10,7 @@ import { DemoModeNotice } from '../../features/admin/system/components/demo-noti
 import { ChatPanel, StatusCard, openNewConversationModal } from '../../features/chat';
 import type { ChatTarget } from '../../features/chat';
 import { ConversationList, useConversationHistory } from '../../features/conversations';
+import { focusMainContent } from '../../lib/focus';
 import { usePreference } from '../../lib/preferences';
 
 /** /conversation: the list (a drawer on narrow screens) and the chat. The selected id lives in `?id=`. */
@@ -30,26 +31,59 @@ export function ConversationRoute() {
   const preference = usePreference();
   const history = useConversationHistory(draft ? null : selectedId);
 
+  // A choice made in the drawer (a phone) closes it, and the focus would go with it: it goes on to the message box
+  // once the chosen conversation is shown and loaded (the box is disabled until then), to the main content meanwhile.
+  // `id` is the chosen conversation (null: none), undefined for the open draft.
+  const [focusChat, setFocusChat] = useState<{ id: string | null | undefined } | null>(null);
+  const drawerBodyRef = useRef<HTMLDivElement>(null);
+  const closeDrawerToChat = useCallback(
+    (id?: string | null) => {
+      if (drawerOpen) setFocusChat({ id });
+      setDrawerOpen(false);
+    },
+    [drawerOpen],
+  );
+  const chatReady =
+    focusChat !== null && (focusChat.id === undefined || (focusChat.id === selectedId && !history.isLoading));
+  // The choice whose focus move is done (or given up: the user moved the focus meanwhile).
+  const focusDone = useRef<typeof focusChat>(null);
+  useEffect(() => {
+    if (!focusChat || focusDone.current === focusChat) return;
+    const active = document.activeElement;
+    // Unless the user moved it meanwhile: it is still in the closing drawer, on the main content, or lost.
+    const unmoved =
+      !active ||
+      active === document.body ||
+      active.id === 'app-main' ||
+      drawerBodyRef.current?.contains(active);
+    if (unmoved && !chatReady) {
+      document.getElementById('app-main')?.focus();
+      return;
+    }
+    if (unmoved) focusMainContent();
+    focusDone.current = focusChat;
+  }, [focusChat, chatReady]);
+
   const select = useCallback(
     (conversationId: string | null) => {
       setDraft(null);
       setStarted(null);
-      setDrawerOpen(false);
+      closeDrawerToChat(conversationId);
       setParams(conversationId ? { id: conversationId } : {}, { replace: false });
     },
-    [setParams],
+    [setParams, closeDrawerToChat],
   );
 
   const openResult = useCallback(
     (conversationId: string, messageId: string | null) => {
       setDraft(null);
       setStarted(null);
-      setDrawerOpen(false);
+      closeDrawerToChat(conversationId);
       setParams(messageId ? { id: conversationId, message: messageId } : { id: conversationId }, {
         replace: false,
       });
     },
-    [setParams],
+    [setParams, closeDrawerToChat],
   );
 
   const handleNew = () => {
@@ -104,7 +138,7 @@ export function ConversationRoute() {
         }}
         disabled={busy}
         draftTitle={draft ? (draft.title ?? '') : null}
-        onOpenDraft={() => setDrawerOpen(false)}
+        onOpenDraft={() => closeDrawerToChat()}
         onDiscardDraft={() => setDraft(null)}
       />
     </Stack>
@@ -133,7 +167,9 @@ export function ConversationRoute() {
           // The title lines up with the list below it (the body has no padding of its own).
           styles={{ header: { paddingInline: 'var(--mantine-spacing-sm)' } }}
         >
-          <div style={{ height: 'calc(100dvh - 60px)' }}>{sidebar}</div>
+          <div ref={drawerBodyRef} style={{ height: 'calc(100dvh - 60px)' }}>
+            {sidebar}
+          </div>
         </Drawer>
       ) : (
         <aside className="cc-sidebar hide-in-print" aria-label={t('conversations.listLabel')}>

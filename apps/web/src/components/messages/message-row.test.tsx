@@ -10,6 +10,8 @@ import { groupMessages } from '../../lib/conversation/history';
 import { formatDateTime } from '../../lib/format';
 import { installDomStubs } from '../../test/dom-stubs';
 import { api, web } from '../../test/fixtures';
+import { MessageActionsContext } from './message-actions';
+import type { MessageActions } from './message-actions';
 import { MessageRow } from './message-row';
 
 /** Renders of Mantine's Avatar (the row's avatar resolves its colours on every render). */
@@ -87,6 +89,73 @@ describe('a message row', () => {
     const body = container.querySelector('.cc-plain-text');
     expect(body?.textContent).toBe(text);
     expect(body?.getAttribute('dir')).toBe('auto');
+  });
+
+  describe('editing a question', () => {
+    const question = web('u1', 'user', 'What is the weather?');
+    const renderQuestion = (actions: Partial<MessageActions> = {}) => {
+      const [group] = groupMessages([question]);
+      const value: MessageActions = {
+        siblingsOf: (id) => [id],
+        switchTo: () => undefined,
+        lastAnswerGroupId: null,
+        edit: () => undefined,
+        ...actions,
+      };
+      return render(
+        <QueryClientProvider client={new QueryClient()}>
+          <MantineProvider>
+            <MessageActionsContext.Provider value={value}>
+              <MessageRow group={group!} model="gpt_4" userMarkdown={false} />
+            </MessageActionsContext.Provider>
+            <textarea data-testid="chat-input" aria-label="Message" />
+          </MantineProvider>
+        </QueryClientProvider>,
+      );
+    };
+    const editBox = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Edit question' });
+    const openEdit = () => {
+      const button = screen.getByTestId('edit-button');
+      button.focus();
+      fireEvent.click(button);
+    };
+
+    it('focuses the edit box, the caret at the end of the question', () => {
+      renderQuestion();
+      openEdit();
+      const box = editBox();
+      expect(document.activeElement).toBe(box);
+      expect(box.selectionStart).toBe(box.value.length);
+      expect(box.selectionEnd).toBe(box.value.length);
+    });
+
+    it('gives the focus back to the ✎ button on Cancel', () => {
+      renderQuestion();
+      openEdit();
+      const cancel = screen.getByRole('button', { name: 'Cancel' });
+      cancel.focus();
+      fireEvent.click(cancel);
+      expect(screen.queryByTestId('edit-question')).toBeNull();
+      expect(document.activeElement).toBe(screen.getByTestId('edit-button'));
+    });
+
+    it('closes on Escape, the focus back on the ✎ button', () => {
+      renderQuestion();
+      openEdit();
+      fireEvent.keyDown(editBox(), { key: 'Escape' });
+      expect(screen.queryByTestId('edit-question')).toBeNull();
+      expect(document.activeElement).toBe(screen.getByTestId('edit-button'));
+    });
+
+    it('sends the focus to the message box once the edited question is asked', () => {
+      const edit = vi.fn();
+      renderQuestion({ edit });
+      openEdit();
+      fireEvent.change(editBox(), { target: { value: 'And tomorrow?' } });
+      fireEvent.click(screen.getByTestId('edit-submit'));
+      expect(edit).toHaveBeenCalledWith(question, 'And tomorrow?');
+      expect(document.activeElement).toBe(screen.getByTestId('chat-input'));
+    });
   });
 
   describe('an answer that ended before it was complete', () => {

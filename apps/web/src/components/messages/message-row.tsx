@@ -1,7 +1,8 @@
 import { ActionIcon, Badge, Button, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { memo, useCallback, useContext, useMemo, useState } from 'react';
+import { memo, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { Dispatch, SetStateAction } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@cc/contracts';
 import { displayTypeOf, incompleteReason, splitGroup, textOf } from '../../lib/conversation/history';
@@ -9,6 +10,7 @@ import type { IncompleteReason, MessageGroup } from '../../lib/conversation/hist
 import { formatBytes, formatDateTime, formatRelative } from '../../lib/format';
 import { useLatest } from '../../lib/use-latest';
 import { fileContentUrl } from '../../lib/assets';
+import { focusMainContent } from '../../lib/focus';
 import { OWN_DIRECTION_INPUT } from '../../lib/bidi';
 import {
   ChevronRightIcon,
@@ -149,7 +151,10 @@ function BranchSwitcher({ id, actions }: { id: string; actions: MessageActions }
   );
 }
 
-/** Editing a sent question: the new text is asked beside the original. */
+/**
+ * Editing a sent question: the new text is asked beside the original. The box takes the focus with the caret at the
+ * end; Escape cancels.
+ */
 function EditQuestion({
   text,
   onSave,
@@ -161,6 +166,12 @@ function EditQuestion({
 }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(text);
+  // Called once, as the box mounts (a stable callback).
+  const caretAtEnd = useCallback((box: HTMLTextAreaElement | null) => {
+    if (!box) return;
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
+  }, []);
   return (
     <Stack gap="xs" data-testid="edit-question">
       <Textarea
@@ -169,9 +180,14 @@ function EditQuestion({
         maxRows={12}
         value={draft}
         onChange={(e) => setDraft(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+          e.preventDefault();
+          onCancel();
+        }}
         aria-label={t('render.editQuestion')}
         styles={OWN_DIRECTION_INPUT}
-        data-autofocus
+        ref={caretAtEnd}
       />
       <Group gap="xs" justify="flex-end">
         <Button size="xs" variant="default" onClick={onCancel}>
@@ -346,6 +362,14 @@ function MessageRowImpl({ group, model, userMarkdown, live = false }: MessageRow
   const incomplete = live ? null : incompleteReason(group);
   // Translated once per language, not on each of the frames a streaming answer renders.
   const rowLabel = useMemo(() => (isUser ? t('render.you') : t('render.assistant')), [isUser, t]);
+  const articleRef = useRef<HTMLElement>(null);
+  // The edit box is gone: the focus goes back to the ✎ button, else (the answer streams) to the message box.
+  const handleEditCancel = () => {
+    flushSync(() => setEditing(false));
+    const button = articleRef.current?.querySelector<HTMLElement>('[data-testid="edit-button"]');
+    if (button) button.focus();
+    else focusMainContent();
+  };
 
   // The footer keeps its props while the answer streams: its actions read the row as it is when clicked.
   const rowRef = useLatest({ group, model });
@@ -364,6 +388,7 @@ function MessageRowImpl({ group, model, userMarkdown, live = false }: MessageRow
 
   return (
     <article
+      ref={articleRef}
       className={`cc-row ${isUser ? 'cc-row-user' : 'cc-row-assistant'}`}
       aria-label={rowLabel}
       data-group-id={group.id}
@@ -376,10 +401,12 @@ function MessageRowImpl({ group, model, userMarkdown, live = false }: MessageRow
           {editing && first && actions?.edit ? (
             <EditQuestion
               text={textOf(first)}
-              onCancel={() => setEditing(false)}
+              onCancel={handleEditCancel}
               onSave={(text) => {
                 setEditing(false);
                 actions.edit?.(first, text);
+                // The edited question is asked: the answer streams, the next question goes in the message box.
+                focusMainContent();
               }}
             />
           ) : raw ? (

@@ -181,6 +181,20 @@ describe('ConversationList', () => {
     expect(snippet.getAttribute('dir')).toBe('auto');
   });
 
+  it('clearing the search (its Clear button, by keyboard) leaves the focus in the search box', async () => {
+    renderList();
+    await screen.findByText('Pinned plan');
+    const search = screen.getByTestId('conversation-search');
+    fireEvent.change(search, { target: { value: 'plan' } });
+    const clear = screen.getByRole('button', { name: 'Clear' });
+    // Enter on a focused button clicks it.
+    clear.focus();
+    fireEvent.click(clear);
+    expect((search as HTMLInputElement).value).toBe('');
+    expect(screen.queryByRole('button', { name: 'Clear' })).toBeNull();
+    expect(document.activeElement).toBe(search);
+  });
+
   it('lists an untitled draft instead of saying there are no conversations', async () => {
     listed = [];
     renderList('');

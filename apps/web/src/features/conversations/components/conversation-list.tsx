@@ -303,6 +303,7 @@ export function ConversationList({
   const handleDeleted = useCallback((id: string) => onDeletedRef.current(id), [onDeletedRef]);
 
   const viewportRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
   const loadMore = useLatest(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -351,11 +352,20 @@ export function ConversationList({
           placeholder={t('conversations.search')}
           aria-label={t('conversations.search')}
           data-testid="conversation-search"
+          ref={searchRef}
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
           rightSection={
             filter ? (
-              <CloseButton size="xs" onClick={() => setFilter('')} aria-label={t('common.clear')} />
+              <CloseButton
+                size="xs"
+                onClick={() => {
+                  setFilter('');
+                  // The button goes with the text: the focus stays in the search box.
+                  searchRef.current?.focus();
+                }}
+                aria-label={t('common.clear')}
+              />
             ) : null
           }
         />

@@ -104,6 +104,48 @@ describe('GroupManager', () => {
     expect(body.budgets).toEqual({ credits: 12.5, daily_budget: 1, monthly_budget: -1 });
   });
 
+  describe('deleting a group, once confirmed, moves the focus on', () => {
+    const staff: UserGroupRead = { ...interns, id: 7, name: 'Staff', member_count: 0 };
+    /** `groups` listed until a DELETE, then those left. */
+    const serve = (groups: UserGroupRead[]) => {
+      let left = groups;
+      vi.stubGlobal(
+        'fetch',
+        vi.fn((url: string, init: RequestInit = {}) => {
+          const method = init.method ?? 'GET';
+          if (method === 'DELETE') left = left.filter((g) => !url.endsWith(`/${g.id}`));
+          return Promise.resolve(ok(method === 'GET' ? left : null));
+        }),
+      );
+    };
+    const deleteConfirmed = async (name: string) => {
+      const button = await screen.findByRole('button', { name: `Delete group ${name}` });
+      button.focus();
+      fireEvent.click(button);
+      const dialog = await screen.findByRole('dialog', { name: 'Delete group' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      await vi.waitFor(() => expect(screen.queryByText(name)).toBeNull());
+    };
+
+    it('to the next group’s Delete button', async () => {
+      serve([interns, staff]);
+      renderManager();
+      await deleteConfirmed('Interns');
+      await vi.waitFor(() =>
+        expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete group Staff' })),
+      );
+    });
+
+    it('to Add group when it was the last group', async () => {
+      serve([interns]);
+      renderManager();
+      await deleteConfirmed('Interns');
+      await vi.waitFor(() =>
+        expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add group' })),
+      );
+    });
+  });
+
   it('keeps the form open when the server refuses the save', async () => {
     renderManager();
     fireEvent.click(await screen.findByRole('button', { name: 'Edit group Interns' }));

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { UserGroupRead } from '@cc/contracts';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PencilIcon, PlusIcon } from '../../../../components/icons';
 import { LoadError } from '../../../../components/load-error';
 import { useAdminT } from '../../shared/admin-i18n';
@@ -30,13 +30,20 @@ export function GroupManager() {
   const groups = useGroups();
   const remove = useDeleteGroup();
   const [editing, setEditing] = useState<{ group?: UserGroupRead } | null>(null);
+  const addRef = useRef<HTMLButtonElement>(null);
 
   if (editing)
     return (
       <GroupForm key={editing.group?.id ?? 'new'} group={editing.group} onDone={() => setEditing(null)} />
     );
 
-  const handleDelete = async (g: UserGroupRead) => {
+  const handleDelete = async (g: UserGroupRead, button: HTMLElement) => {
+    // Once the row is gone the focus goes to the next group's Delete, else the one before's, else Add group.
+    const buttons = Array.from(
+      button.closest('tbody')?.querySelectorAll<HTMLElement>('[data-delete-group]') ?? [],
+    );
+    const at = buttons.indexOf(button);
+    const neighbours = at < 0 ? [] : [buttons[at + 1], buttons[at - 1]];
     const ok = await confirmAction({
       title: ta('user.groups.deleteTitle'),
       body: ta('user.groups.deleteConfirm', { name: g.name, count: g.member_count }),
@@ -47,6 +54,7 @@ export function GroupManager() {
     if (!ok) return;
     await remove.mutateAsync(g.id);
     notifySuccess(ta('common.deleted'));
+    (neighbours.find((b) => b?.isConnected) ?? addRef.current)?.focus();
   };
 
   return (
@@ -55,7 +63,7 @@ export function GroupManager() {
         {ta('user.groups.hint')}
       </Text>
       <Group justify="flex-end">
-        <Button leftSection={<PlusIcon size={16} />} onClick={() => setEditing({})}>
+        <Button ref={addRef} leftSection={<PlusIcon size={16} />} onClick={() => setEditing({})}>
           {ta('user.groups.create')}
         </Button>
       </Group>
@@ -104,7 +112,8 @@ export function GroupManager() {
                       variant="subtle"
                       color="red"
                       aria-label={ta('user.groups.deleteOf', { name: g.name })}
-                      onClick={() => void handleDelete(g)}
+                      onClick={(e) => void handleDelete(g, e.currentTarget)}
+                      data-delete-group
                     >
                       {ta('common.delete')}
                     </Button>
