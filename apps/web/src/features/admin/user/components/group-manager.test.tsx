@@ -1,5 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { UserGroupRead, UserGroupWrite } from '@cc/contracts';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
@@ -144,6 +145,41 @@ describe('GroupManager', () => {
         expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add group' })),
       );
     });
+  });
+
+  it('keeps the row, says nothing of a deletion and leaves no unhandled failure when the server refuses it', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn((_url: string, init: RequestInit = {}) =>
+          Promise.resolve(
+            (init.method ?? 'GET') === 'GET'
+              ? ok([interns])
+              : new Response(JSON.stringify({ code: 500, message: 'errors.internalError', result: null }), {
+                  status: 500,
+                }),
+          ),
+        ),
+      );
+      const shown = vi.spyOn(notifications, 'show');
+      renderManager();
+      const button = await screen.findByRole('button', { name: 'Delete group Interns' });
+      button.focus();
+      fireEvent.click(button);
+      const dialog = await screen.findByRole('dialog', { name: 'Delete group' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete group' })).toBeNull());
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unhandled).toEqual([]);
+      expect(screen.getByText('Interns')).toBeTruthy();
+      expect(shown.mock.calls.map(([n]) => n.message)).not.toContain(i18n.t('adminx.common.deleted'));
+      shown.mockRestore();
+    } finally {
+      process.off('unhandledRejection', note);
+    }
   });
 
   it('keeps the form open when the server refuses the save', async () => {

@@ -52,7 +52,12 @@ export function GroupManager() {
       danger: true,
     });
     if (!ok) return;
-    await remove.mutateAsync(g.id);
+    // A refusal is told by the shell's request error handler; the row and the focus stay.
+    const deleted = await remove.mutateAsync(g.id).then(
+      () => true,
+      () => false,
+    );
+    if (!deleted) return;
     notifySuccess(ta('common.deleted'));
     (neighbours.find((b) => b?.isConnected) ?? addRef.current)?.focus();
   };
