@@ -25,6 +25,8 @@ test('/login opened directly is a small page of its own; logging in lands in the
   });
   await page.goto('/login?redirect=%2Fconversation');
   await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  // The page is for logging in: the username field has the focus from the start.
+  await expect(page.getByLabel('Username')).toBeFocused();
   // Neither the app's router nor its chat or menu code comes with it.
   expect(scripts.some((s) => /\/assets\/login-[^/]+\.js$/.test(s))).toBe(true);
   expect(scripts.filter((s) => /\/(index|header-menus|conversation-route)-/.test(s))).toEqual([]);

@@ -107,7 +107,8 @@ export function LoginForm({ onSuccess }: Props) {
         value={username}
         onChange={(e) => setUsername(e.currentTarget.value)}
         error={errors.username ?? failure?.credentials}
-        data-autofocus
+        // The page is for logging in (Mantine's data-autofocus works only inside a focus trap).
+        autoFocus
         name="username"
         {...refused}
       />
